@@ -1,0 +1,19 @@
+// `travel`: the assembled app; each feature's commands mounted under its noun.
+import Account
+import Booking
+import CarRental
+import Common
+import Foundation
+import Hotel
+
+let root = Command(
+  name: "travel",
+  summary: "A travel app: flights, hotels, rental cars, your account and trips.",
+  subcommands: [
+    BookingCommands.root().renamed("flights", summary: "Search and book flights."),
+    HotelCommands.root().renamed("hotels", summary: "Search and book hotels."),
+    CarRentalCommands.root().renamed("cars", summary: "Search and book rental cars."),
+    AccountCommands.root().renamed("account", summary: "Sign up, sign in, profile, preferences, cards."),
+  ]
+)
+exit(CommandLineTool(root: root).run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,95 @@
+// swift-tools-version: 6.2
+//
+// The travel app: one package, one direction of dependencies.
+//
+//   Apps (thin mains)  →  features  →  CommonUI  →  Common  →  Reactive
+//   Apps               →  Backend   →  Common
+//
+// See README.md for the target map and Scripts/check-architecture for the rules it enforces.
+
+import PackageDescription
+
+/// One settings list for every target: Swift 6 language mode (strict concurrency) and
+/// `MemberImportVisibility`, so a member is visible only in a file that imports its module.
+let settings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// A library target under `Sources/<name>` and its test target `Tests/<name>Tests`.
+func library(
+  _ name: String, _ dependencies: [Target.Dependency], testDependencies: [Target.Dependency] = []
+) -> [Target] {
+  [
+    .target(name: name, dependencies: dependencies, swiftSettings: settings),
+    .testTarget(name: "\(name)Tests", dependencies: [.target(name: name)] + testDependencies, swiftSettings: settings),
+  ]
+}
+
+/// An executable target under `Apps/<name>` that composes targets; shipped as the product `product`.
+struct App {
+  var name: String
+  var product: String
+  var dependencies: [Target.Dependency]
+  var target: Target {
+    .executableTarget(name: name, dependencies: dependencies, path: "Apps/\(name)", swiftSettings: settings)
+  }
+}
+
+// MARK: - C libraries from Debian, wrapped as system libraries
+
+var targets: [Target] = [
+  // SQLite 3 (the store). Debian: libsqlite3-dev.
+  .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+  // OpenSSL libcrypto (scrypt, AES-256-GCM, RAND_bytes, CRYPTO_memcmp). Debian: libssl-dev.
+  .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+]
+
+// MARK: - Core
+
+// Combine-compatible publishers, subscribers, subjects, operators and schedulers.
+targets += library("Reactive", [], testDependencies: ["CommonTesting"])
+// Models, extensions, assets from Shared/, service protocols, the command-line toolkit.
+targets += library("Common", ["Reactive"], testDependencies: ["CommonTesting", "Reactive"])
+// Terminal view layer: cell buffer, ANSI backend, widgets and the shared views.
+targets += library("CommonUI", ["Common", "Reactive"], testDependencies: ["CommonTesting", "Common", "Reactive"])
+// The embedded "remote systems": storage, accounts, payments, inventory, search engines.
+targets += library(
+  "Backend", ["Common", "Reactive", "CSQLite", "COpenSSL"],
+  testDependencies: ["CommonTesting", "Common", "Reactive"]
+)
+// Fixtures, service doubles and a publisher recorder; used by tests only.
+targets += library("CommonTesting", ["Common", "Reactive"], testDependencies: ["Common", "Reactive"])
+
+// MARK: - Features (each imports Common, CommonUI and Reactive only)
+
+for feature in ["Booking", "Hotel", "CarRental", "Account"] {
+  targets += library(
+    feature, ["Common", "CommonUI", "Reactive"],
+    testDependencies: ["CommonTesting", "Common", "CommonUI", "Reactive"]
+  )
+}
+
+// MARK: - Apps (composition roots)
+
+let apps = [
+  App(
+    name: "TravelApp", product: "travel",
+    dependencies: ["Booking", "Hotel", "CarRental", "Account", "Backend", "Common", "CommonUI"]),
+  App(name: "BookingApp", product: "booking", dependencies: ["Booking", "Backend", "Common", "CommonUI"]),
+  App(name: "HotelApp", product: "hotel", dependencies: ["Hotel", "Backend", "Common", "CommonUI"]),
+  App(name: "CarRentalApp", product: "car-rental", dependencies: ["CarRental", "Backend", "Common", "CommonUI"]),
+  App(name: "AccountApp", product: "account", dependencies: ["Account", "Backend", "Common", "CommonUI"]),
+]
+targets += apps.map(\.target)
+
+// MARK: - End-to-end tests (run the built executables)
+
+targets.append(.testTarget(name: "EndToEndTests", dependencies: ["CommonTesting", "Common"], swiftSettings: settings))
+
+let package = Package(
+  name: "Travel",
+  platforms: [.macOS(.v15)],
+  products: apps.map { .executable(name: $0.product, targets: [$0.name]) },
+  targets: targets
+)

@@ -1,0 +1,287 @@
+import Foundation
+
+/// Runs a command tree the way every executable of the app does (the contract of `CLI.md`).
+///
+/// - Global options, accepted anywhere on the line: `--help`/`-h`, `--version`, `--json`,
+///   `--data-dir DIR` (env `TRAVEL_DATA_DIR`), `--no-color` (env `NO_COLOR`).
+/// - Options are `--name VALUE` or `--name=VALUE`; `--` ends options.
+/// - Exit status: `0` success, `1` refused or failed, `2` bad usage or invalid input. The message
+///   goes to stderr; with `--json` stdout also carries `{"error": {"code", "message"}}`.
+public struct CommandLineTool: Sendable {
+  /// The root command; its name is the executable's name.
+  public var root: Command
+  /// Printed by `--version`.
+  public var version: String
+
+  public init(root: Command, version: String = TravelVersion.current) {
+    self.root = root
+    self.version = version
+  }
+
+  /// The global options, listed in every help text.
+  public static let globalOptions: [OptionSpec] = [
+    .flag("help", help: "Show help for the command (also -h)."),
+    .flag("version", help: "Show the version."),
+    .flag("json", help: "Write one JSON document to stdout (camelCase keys)."),
+    .option(
+      "data-dir", "DIR",
+      help: "Where the store lives (env TRAVEL_DATA_DIR).", default: "$XDG_DATA_HOME/travel or ~/.local/share/travel"),
+    .flag("no-color", help: "No ANSI colours (also env NO_COLOR; off when stdout is not a terminal)."),
+  ]
+
+  /// Parses `arguments` (without the executable), runs the selected command and returns the exit
+  /// status. Never traps on any input.
+  public func run(
+    arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+    console: Console = .standard()
+  ) -> Int32 {
+    let wantsJSON = arguments.contains("--json")
+    do {
+      return try dispatch(arguments, environment: environment, console: console)
+    } catch let error as CLIError {
+      report(error, json: wantsJSON, console: console)
+      return error.exitStatus
+    } catch {
+      let failure = CLIError.refused(error.localizedDescription, code: "failed")
+      report(failure, json: wantsJSON, console: console)
+      return failure.exitStatus
+    }
+  }
+
+  private func report(_ error: CLIError, json: Bool, console: Console) {
+    console.printError("error: \(error.message)")
+    guard json else { return }
+    var body = error.details
+    body["code"] = error.code
+    body["message"] = error.message
+    if let document = try? JSONOutput.string(["error": body]) { console.print(document) }
+  }
+
+  private func dispatch(_ arguments: [String], environment: [String: String], console: Console) throws -> Int32 {
+    // Select the command: leading words that name subcommands.
+    var command = root
+    var path = [root.name]
+    var index = 0
+    while index < arguments.count, let next = command.subcommands.first(where: { $0.name == arguments[index] }) {
+      command = next
+      path.append(next.name)
+      index += 1
+    }
+    let rest = Array(arguments[index...])
+    let parsed = try parse(rest, for: command, path: path)
+
+    if parsed.flags.contains("version") {
+      console.print("\(root.name) \(version)")
+      return 0
+    }
+    if parsed.flags.contains("help") {
+      console.print(Self.help(for: command, path: path))
+      return 0
+    }
+    let context = CLIContext(
+      json: parsed.flags.contains("json"),
+      useColor: console.isTerminal && !parsed.flags.contains("no-color") && environment["NO_COLOR"] == nil,
+      dataDirectory: DataDirectory.resolve(option: parsed.options["data-dir"]?.last, environment: environment),
+      environment: environment,
+      console: console,
+      executableName: root.name
+    )
+    guard let action = command.action else {
+      if let word = parsed.arguments.first {
+        let names = command.subcommands.map(\.name).joined(separator: ", ")
+        let accepted = names.isEmpty ? "this version has no commands here yet (see --help)" : "expected one of \(names)"
+        throw CLIError.usage(
+          "unknown command \"\(word)\" for '\(path.joined(separator: " "))': \(accepted)", code: "unknown_command")
+      }
+      console.print(Self.help(for: command, path: path))
+      return 0
+    }
+    if let word = parsed.arguments.first, !command.subcommands.isEmpty, command.arguments.isEmpty {
+      let names = command.subcommands.map(\.name).joined(separator: ", ")
+      throw CLIError.usage(
+        "unknown command \"\(word)\" for '\(path.joined(separator: " "))': expected one of \(names)",
+        code: "unknown_command")
+    }
+    for option in command.options where option.isRequired && parsed.options[option.name] == nil {
+      throw CLIError.usage(
+        "missing --\(option.name) for '\(path.joined(separator: " "))': see '\(path.joined(separator: " ")) --help'",
+        code: "missing_option")
+    }
+    let maxArguments = command.arguments.count
+    if parsed.arguments.count > maxArguments {
+      throw CLIError.usage(
+        "unexpected argument \"\(parsed.arguments[maxArguments])\" for '\(path.joined(separator: " "))'",
+        code: "unexpected_argument")
+    }
+    let required = command.arguments.filter { !$0.isOptional }.count
+    if parsed.arguments.count < required {
+      let missing = command.arguments[parsed.arguments.count].name
+      throw CLIError.usage(
+        "missing \(missing) for '\(path.joined(separator: " "))': see '\(path.joined(separator: " ")) --help'",
+        code: "missing_argument")
+    }
+    try action(
+      Invocation(
+        path: path, arguments: parsed.arguments, options: parsed.options, flags: parsed.flags, context: context))
+    return 0
+  }
+
+  private struct Parsed {
+    var arguments: [String] = []
+    var options: [String: [String]] = [:]
+    var flags: Set<String> = []
+  }
+
+  private func parse(_ words: [String], for command: Command, path: [String]) throws -> Parsed {
+    let specs = Dictionary(
+      (command.options + Self.globalOptions).map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    var parsed = Parsed()
+    var index = 0
+    var optionsEnded = false
+    while index < words.count {
+      let word = words[index]
+      index += 1
+      if optionsEnded || !word.hasPrefix("-") || word == "-" || Self.isNegativeNumber(word) {
+        parsed.arguments.append(word)
+        continue
+      }
+      if word == "--" {
+        optionsEnded = true
+        continue
+      }
+      if word == "-h" {
+        parsed.flags.insert("help")
+        continue
+      }
+      guard word.hasPrefix("--") else {
+        throw CLIError.usage(
+          "unknown option \"\(word)\" for '\(path.joined(separator: " "))': options are spelled --name (see --help)",
+          code: "unknown_option")
+      }
+      var name = String(word.dropFirst(2))
+      var inlineValue: String?
+      if let equals = name.firstIndex(of: "=") {
+        inlineValue = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      guard let spec = specs[name] else {
+        let known = command.options.map { "--\($0.name)" }
+        let accepted =
+          known.isEmpty ? "this command takes no options" : "expected one of \(known.joined(separator: ", "))"
+        throw CLIError.usage(
+          "unknown option \"--\(name)\" for '\(path.joined(separator: " "))': \(accepted)", code: "unknown_option")
+      }
+      if spec.valueName == nil {
+        guard inlineValue == nil else {
+          throw CLIError.usage("option --\(name) takes no value", code: "invalid_argument")
+        }
+        parsed.flags.insert(name)
+        continue
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else {
+        guard index < words.count else {
+          throw CLIError.usage(
+            "option --\(name) needs a value (\(spec.valueName ?? "VALUE")): see '\(path.joined(separator: " ")) --help'",
+            code: "missing_value")
+        }
+        value = words[index]
+        index += 1
+      }
+      if parsed.options[name] != nil && !spec.isRepeatable {
+        throw CLIError.usage("option --\(name) was given more than once", code: "invalid_argument")
+      }
+      parsed.options[name, default: []].append(value)
+    }
+    return parsed
+  }
+
+  private static func isNegativeNumber(_ word: String) -> Bool {
+    word.count > 1 && word.hasPrefix("-") && Double(word) != nil
+  }
+
+  // MARK: Help
+
+  /// The help text of `command` reached by `path` (usage, description, commands, options,
+  /// global options with defaults, examples).
+  public static func help(for command: Command, path: [String]) -> String {
+    let name = path.joined(separator: " ")
+    var lines: [String] = []
+    var usage = name
+    if !command.subcommands.isEmpty && command.action == nil {
+      usage += " <command>"
+    } else {
+      for option in command.options where option.isRequired {
+        usage += " --\(option.name) \(option.valueName ?? "")"
+      }
+      for argument in command.arguments {
+        usage += argument.isOptional ? " [\(argument.name)]" : " \(argument.name)"
+      }
+      if command.options.contains(where: { !$0.isRequired }) { usage += " [options]" }
+      if !command.subcommands.isEmpty { usage += "\n       \(name) <command>" }
+    }
+    lines.append("USAGE: \(usage.trimmingCharacters(in: .whitespaces))")
+    lines.append("")
+    lines.append(command.summary)
+    if let discussion = command.discussion {
+      lines.append("")
+      lines.append(discussion)
+    }
+    if !command.subcommands.isEmpty {
+      lines.append("")
+      lines.append("COMMANDS:")
+      let width = min(24, (command.subcommands.map(\.name.count).max() ?? 0) + 2)
+      for sub in command.subcommands {
+        lines.append(
+          "  " + sub.name.padding(toLength: max(width, sub.name.count + 2), withPad: " ", startingAt: 0) + sub.summary)
+      }
+      lines.append("")
+      lines.append("See '\(name) <command> --help' for the options of each command.")
+    }
+    if !command.arguments.isEmpty {
+      lines.append("")
+      lines.append("ARGUMENTS:")
+      lines += formatted(command.arguments.map { ($0.name, $0.help) })
+    }
+    if !command.options.isEmpty {
+      lines.append("")
+      lines.append("OPTIONS:")
+      lines += formatted(command.options.map(describe))
+    }
+    lines.append("")
+    lines.append("GLOBAL OPTIONS:")
+    lines += formatted(globalOptions.map(describe))
+    if !command.examples.isEmpty {
+      lines.append("")
+      lines.append("EXAMPLES:")
+      for example in command.examples { lines.append("  \(name) \(example)") }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func describe(_ option: OptionSpec) -> (String, String) {
+    var left = "--\(option.name)"
+    if let value = option.valueName { left += " \(value)" }
+    var help = option.help
+    if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
+    if option.isRepeatable { help += " (repeatable)" }
+    if option.isRequired { help += " (required)" }
+    return (left, help)
+  }
+
+  private static func formatted(_ rows: [(String, String)]) -> [String] {
+    let width = min(28, (rows.map(\.0.count).max() ?? 0) + 2)
+    return rows.map { left, right in
+      left.count + 2 > width
+        ? "  \(left)\n  \(String(repeating: " ", count: width))\(right)"
+        : "  " + left.padding(toLength: width, withPad: " ", startingAt: 0) + right
+    }
+  }
+}
+
+/// The version of every executable of the app.
+public enum TravelVersion {
+  public static let current = "0.1.0"
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The settings every command shares, parsed from the global options and the environment.
+public struct CLIContext: Sendable {
+  /// `--json`: one JSON document on stdout (camelCase keys, UTF-8).
+  public var json: Bool
+  /// Colour is on only on a terminal, without `--no-color` and without `NO_COLOR`.
+  public var useColor: Bool
+  /// The data directory (see ``DataDirectory``); not created until a command needs it.
+  public var dataDirectory: URL
+  /// The process environment (or a test's).
+  public var environment: [String: String]
+  public var console: Console
+  /// The executable's name as the user typed it (`travel`, `booking`).
+  public var executableName: String
+
+  public init(
+    json: Bool, useColor: Bool, dataDirectory: URL, environment: [String: String], console: Console,
+    executableName: String
+  ) {
+    self.json = json
+    self.useColor = useColor
+    self.dataDirectory = dataDirectory
+    self.environment = environment
+    self.console = console
+    self.executableName = executableName
+  }
+}
+
+/// A parsed command line, as handed to a command's action.
+public struct Invocation: Sendable {
+  /// The words that selected the command, from the executable on (`["travel", "flights", "search"]`).
+  public var path: [String]
+  /// Positional arguments in order.
+  public var arguments: [String]
+  /// Option values by long name, in the order given.
+  public var options: [String: [String]]
+  /// Flags that were present, by long name.
+  public var flags: Set<String>
+  public var context: CLIContext
+
+  public init(
+    path: [String], arguments: [String], options: [String: [String]], flags: Set<String>, context: CLIContext
+  ) {
+    self.path = path
+    self.arguments = arguments
+    self.options = options
+    self.flags = flags
+    self.context = context
+  }
+
+  /// The command as the user typed it, for messages (`travel flights search`).
+  public var commandName: String { path.joined(separator: " ") }
+
+  /// The last value of option `name`, or nil when absent.
+  public func value(_ name: String) -> String? { options[name]?.last }
+
+  /// Every value of a repeatable option, in order.
+  public func values(_ name: String) -> [String] { options[name] ?? [] }
+
+  /// Whether flag `name` was given.
+  public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+  /// The value of option `name`; throws a usage error (exit 2) naming the option when absent.
+  public func required(_ name: String) throws -> String {
+    guard let value = value(name), !value.isEmpty else {
+      throw CLIError.usage(
+        "missing --\(name) for '\(commandName)': see '\(commandName) --help'", code: "missing_option")
+    }
+    return value
+  }
+
+  /// The positional argument at `index`; throws a usage error naming `name` when absent.
+  public func argument(_ index: Int, name: String) throws -> String {
+    guard index < arguments.count else {
+      throw CLIError.usage(
+        "missing \(name) for '\(commandName)': see '\(commandName) --help'", code: "missing_argument")
+    }
+    return arguments[index]
+  }
+
+  /// An integer option within `range`, or `defaultValue` when absent.
+  /// Throws a usage error naming the option and the accepted range.
+  public func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int) throws -> Int {
+    guard let text = value(name) else { return defaultValue }
+    guard let number = Int(text), range.contains(number) else {
+      throw CLIError.usage(
+        "invalid --\(name) \"\(text)\": expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return number
+  }
+
+  /// `--limit N`: 1–1000, default 50 (the contract of every search).
+  public func limit() throws -> Int { try integer("limit", in: 1...1000, default: 50) }
+}

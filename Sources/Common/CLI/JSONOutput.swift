@@ -1,0 +1,30 @@
+import Foundation
+
+/// The JSON conventions of every executable: camelCase keys, sorted so output is stable,
+/// pretty-printed, slashes unescaped, UTF-8.
+public enum JSONOutput {
+  /// An encoder configured for command output.
+  public static func makeEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }
+
+  /// `value` as a JSON document (UTF-8 text without a trailing newline).
+  public static func string<T: Encodable>(_ value: T) throws -> String {
+    String(decoding: try makeEncoder().encode(value), as: UTF8.self)
+  }
+}
+
+extension CLIContext {
+  /// Writes the result of a command: `json` as one document when `--json` is on, else the
+  /// human text from `human`.
+  public func emit<T: Encodable>(json value: T, human: () -> String) throws {
+    if json {
+      console.print(try JSONOutput.string(value))
+    } else {
+      let text = human()
+      if !text.isEmpty { console.print(text) }
+    }
+  }
+}

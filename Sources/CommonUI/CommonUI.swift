@@ -1,0 +1,2 @@
+/// The terminal view layer lives in this target.
+public enum CommonUI {}

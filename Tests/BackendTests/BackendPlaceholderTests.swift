@@ -1,0 +1,9 @@
+import Testing
+
+@testable import Backend
+
+@Suite struct BackendTargetTests {
+  @Test func targetBuildsAndLinks() {
+    #expect(String(describing: Backend.self) == "Backend")
+  }
+}

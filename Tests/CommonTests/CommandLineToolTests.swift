@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+@testable import Common
+
+@Suite struct CommandLineToolTests {
+  final class Box: @unchecked Sendable { var invocation: Invocation? }
+
+  func tool(_ box: Box) -> CommandLineTool {
+    let search = Command(
+      name: "search", summary: "Search.",
+      options: [
+        .option("from", "PLACE", help: "Origin.", required: true),
+        .option("limit", "N", help: "How many.", default: "50"),
+        .option("passenger", "NAME", help: "A passenger.", repeatable: true),
+        .flag("verbose", help: "More."),
+      ],
+      examples: ["--from SFO"],
+      action: { box.invocation = $0 })
+    return CommandLineTool(root: Command(name: "demo", summary: "Demo.", subcommands: [search]), version: "9.9.9")
+  }
+
+  @Test func parsesOptionsFlagsAndRepeatables() throws {
+    let box = Box()
+    let console = Console.capturing()
+    let status = tool(box).run(
+      arguments: ["search", "--from", "SFO", "--limit=5", "--passenger", "A B", "--passenger", "C D", "--verbose"],
+      environment: ["TRAVEL_DATA_DIR": "/tmp/x"], console: console)
+    #expect(status == 0)
+    let invocation = try #require(box.invocation)
+    #expect(invocation.value("from") == "SFO")
+    #expect(try invocation.limit() == 5)
+    #expect(invocation.values("passenger") == ["A B", "C D"])
+    #expect(invocation.flag("verbose"))
+    #expect(invocation.context.dataDirectory.path == "/tmp/x")
+    #expect(invocation.commandName == "demo search")
+  }
+
+  @Test func missingRequiredOption_exitsTwoWithMessage() {
+    let console = Console.capturing()
+    let status = tool(Box()).run(arguments: ["search"], environment: [:], console: console)
+    #expect(status == 2)
+    #expect(console.errorOutput.contains("missing --from"))
+  }
+
+  @Test func unknownOption_namesItAndTheAcceptedOnes() {
+    let console = Console.capturing()
+    let status = tool(Box()).run(
+      arguments: ["search", "--from", "X", "--frm", "Y"], environment: [:], console: console)
+    #expect(status == 2)
+    #expect(console.errorOutput.contains("\"--frm\""))
+    #expect(console.errorOutput.contains("--from"))
+  }
+
+  @Test func jsonErrorDocument_onStdout() throws {
+    let console = Console.capturing()
+    let status = tool(Box()).run(arguments: ["search", "--json"], environment: [:], console: console)
+    #expect(status == 2)
+    let object = try JSONSerialization.jsonObject(with: Data(console.output.utf8)) as? [String: [String: String]]
+    #expect(object?["error"]?["code"] == "missing_option")
+  }
+
+  @Test func limitOutOfRange_exitsTwo() throws {
+    let box = Box()
+    _ = tool(box).run(arguments: ["search", "--from", "X", "--limit", "0"], environment: [:], console: .capturing())
+    #expect(throws: CLIError.self) { try box.invocation?.limit() }
+  }
+
+  @Test func helpAndVersion() {
+    let console = Console.capturing()
+    #expect(tool(Box()).run(arguments: ["search", "--help"], environment: [:], console: console) == 0)
+    #expect(console.output.contains("USAGE: demo search --from PLACE [options]"))
+    #expect(console.output.contains("(default: 50)"))
+    #expect(console.output.contains("demo search --from SFO"))
+    let versionConsole = Console.capturing()
+    #expect(tool(Box()).run(arguments: ["--version"], environment: [:], console: versionConsole) == 0)
+    #expect(versionConsole.output == "demo 9.9.9\n")
+  }
+
+  @Test func dataDirectoryResolution() {
+    #expect(DataDirectory.resolve(option: "/a", environment: ["TRAVEL_DATA_DIR": "/b"]).path == "/a")
+    #expect(DataDirectory.resolve(option: nil, environment: ["TRAVEL_DATA_DIR": "/b"]).path == "/b")
+    #expect(DataDirectory.resolve(option: nil, environment: ["XDG_DATA_HOME": "/c"]).path == "/c/travel")
+    #expect(DataDirectory.resolve(option: nil, environment: ["HOME": "/h"]).path == "/h/.local/share/travel")
+  }
+}

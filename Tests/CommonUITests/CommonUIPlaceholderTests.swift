@@ -1,0 +1,9 @@
+import Testing
+
+@testable import CommonUI
+
+@Suite struct CommonUITargetTests {
+  @Test func targetBuildsAndLinks() {
+    #expect(String(describing: CommonUI.self) == "CommonUI")
+  }
+}

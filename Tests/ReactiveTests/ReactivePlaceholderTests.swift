@@ -1,0 +1,9 @@
+import Testing
+
+@testable import Reactive
+
+@Suite struct ReactiveTargetTests {
+  @Test func targetBuildsAndLinks() {
+    #expect(String(describing: Reactive.self) == "Reactive")
+  }
+}
