@@ -41,6 +41,9 @@ public struct CommandLineTool: Sendable {
     } catch let error as CLIError {
       report(error, json: wantsJSON, console: console)
       return error.exitStatus
+    } catch let error as ServiceError {
+      report(error.cliError, json: wantsJSON, console: console)
+      return error.cliError.exitStatus
     } catch {
       let failure = CLIError.refused(error.localizedDescription, code: "failed")
       report(failure, json: wantsJSON, console: console)
