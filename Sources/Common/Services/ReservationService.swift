@@ -1,0 +1,24 @@
+import Foundation
+
+/// The signed-in user's reservations of every kind (trips). Implemented by `Backend`'s
+/// reservations ledger; each kind's inventory books through the ledger in `Backend` and
+/// registers how its reservations are cancelled (refund rule, inventory released).
+///
+/// Synchronous; fails with ``ServiceError`` (`not_signed_in`, `session_expired` as for
+/// ``AccountService``). A user sees and cancels only their own reservations: another user's id
+/// is `reservation_not_found`, exactly like an unknown one.
+public protocol ReservationService: Sendable {
+  /// Every reservation of the user, newest booking first.
+  func reservations(token: String) throws -> [Reservation]
+
+  /// One reservation of the user.
+  /// - Throws: `reservation_not_found` (`.notFound`).
+  func reservation(id: String, token: String) throws -> Reservation
+
+  /// Cancels one reservation in a single transaction: the kind's rule decides the refund (which
+  /// goes back to the card charged), its inventory is released, the status becomes `.cancelled`.
+  /// - Returns: the cancelled reservation, with ``Reservation/refunded`` set.
+  /// - Throws: `reservation_not_found` (`.notFound`); `already_cancelled` (`.refused`);
+  ///   `not_cancellable` (`.refused`) when the kind's rule forbids it.
+  func cancelReservation(id: String, token: String) throws -> Reservation
+}
