@@ -83,6 +83,13 @@ let apps = [
 ]
 targets += apps.map(\.target)
 
+// MARK: - Benchmarks (run by Scripts/bench)
+
+targets.append(
+  .executableTarget(
+    name: "TravelBenchmarks", dependencies: ["Backend", "Common", "CommonUI", "Reactive"], path: "Scripts/Benchmarks",
+    swiftSettings: settings))
+
 // MARK: - End-to-end tests (run the built executables)
 
 targets.append(.testTarget(name: "EndToEndTests", dependencies: ["CommonTesting", "Common"], swiftSettings: settings))

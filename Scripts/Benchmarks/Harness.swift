@@ -1,0 +1,139 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One measured figure of the benchmark table: samples in `unit`, summarised as median, p95
+/// and p99 (nearest-rank percentiles), checked against `target`.
+struct Figure: Codable {
+  enum Goal: String, Codable {
+    /// Smaller is better (times, memory); the target is a maximum.
+    case atMost
+    /// Larger is better (throughput); the target is a minimum.
+    case atLeast
+  }
+
+  var name: String
+  var unit: String
+  var goal: Goal
+  var target: Double?
+  var samples: Int
+  var median: Double
+  var p95: Double
+  var p99: Double
+  /// Free text shown under the table (e.g. "0 lost, 0 doubled").
+  var note: String?
+
+  init(name: String, unit: String, goal: Goal = .atMost, target: Double?, values: [Double], note: String? = nil) {
+    self.name = name
+    self.unit = unit
+    self.goal = goal
+    self.target = target
+    let sorted = values.sorted()
+    samples = sorted.count
+    median = Figure.percentile(sorted, 0.50)
+    p95 = Figure.percentile(sorted, 0.95)
+    p99 = Figure.percentile(sorted, 0.99)
+    self.note = note
+  }
+
+  /// Nearest-rank percentile of sorted values (0 for none).
+  static func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+    return sorted[min(max(rank, 1), sorted.count) - 1]
+  }
+
+  /// The figure compared against the target: the p95 for times (a maximum), the median for
+  /// throughputs (a minimum).
+  var checkedValue: Double { goal == .atMost ? p95 : median }
+
+  /// Whether the target is met (true when there is none).
+  var passes: Bool {
+    guard let target else { return true }
+    return goal == .atMost ? checkedValue <= target : checkedValue >= target
+  }
+}
+
+/// Wall-clock milliseconds of `body`.
+@inline(never)
+func milliseconds(_ body: () throws -> Void) rethrows -> Double {
+  let start = DispatchTime.now().uptimeNanoseconds
+  try body()
+  return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+}
+
+/// Runs `body` `warmup` times unmeasured, then `count` times measured; returns milliseconds.
+func sample(count: Int, warmup: Int = 3, _ body: (Int) throws -> Void) rethrows -> [Double] {
+  for index in 0..<warmup { try body(index) }
+  var values: [Double] = []
+  values.reserveCapacity(count)
+  for index in 0..<count {
+    values.append(try milliseconds { try body(index) })
+  }
+  return values
+}
+
+/// The outcome of one child process: wall time, peak resident memory, exit status.
+struct ChildRun {
+  var milliseconds: Double
+  var maxResidentMB: Double
+  var status: Int32
+}
+
+/// Spawns `path` with `arguments` (stdin, stdout and stderr to /dev/null) and waits, measuring
+/// wall time and the child's peak resident set size (`ru_maxrss` of `wait4`).
+func spawn(_ path: String, _ arguments: [String], environment: [String: String]) -> ChildRun {
+  var pid = pid_t()
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  for fd in [Int32(0), 1, 2] {
+    posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+  }
+  let argv = ([path] + arguments).map { strdup($0) } + [nil]
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    argv.forEach { free($0) }
+    envp.forEach { free($0) }
+  }
+  let start = DispatchTime.now().uptimeNanoseconds
+  guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else {
+    return ChildRun(milliseconds: 0, maxResidentMB: 0, status: -1)
+  }
+  var status: Int32 = 0
+  var usage = rusage()
+  _ = wait4(pid, &status, 0, &usage)
+  let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+  let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  return ChildRun(milliseconds: elapsed, maxResidentMB: Double(usage.ru_maxrss) / 1024, status: exitStatus)
+}
+
+/// A fixed CPU workload: its time calibrates the others, so runs on different machines are
+/// compared as ratios (figure ÷ calibration) rather than absolute times.
+@inline(never)
+func calibrationWorkload() -> UInt64 {
+  var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+  var accumulator: UInt64 = 0
+  for _ in 0..<2_000_000 {
+    state ^= state << 13
+    state ^= state >> 7
+    state ^= state << 17
+    accumulator &+= state % 1009
+  }
+  return accumulator
+}
+
+/// A deterministic pseudo-random generator (SplitMix64), so every run picks the same inputs.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

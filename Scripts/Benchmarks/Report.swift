@@ -1,0 +1,78 @@
+import Foundation
+
+/// A whole benchmark run as written to `bench/*.json`.
+struct Report: Codable {
+  struct Machine: Codable {
+    var cpu: String
+    var cores: Int
+    var memoryGB: Double
+    var system: String
+  }
+
+  var date: String
+  var commit: String
+  var mode: String
+  var build: String
+  var machine: Machine
+  /// Milliseconds of the fixed calibration workload in this run.
+  var calibrationMilliseconds: Double
+  var figures: [Figure]
+
+  static func machine() -> Machine {
+    let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+    let model =
+      cpuInfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+      .map { $0.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
+      ?? "unknown"
+    let process = ProcessInfo.processInfo
+    return Machine(
+      cpu: model, cores: process.activeProcessorCount,
+      memoryGB: (Double(process.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
+      system: process.operatingSystemVersionString)
+  }
+}
+
+/// Prints the table: figure, median, p95, p99, target, pass/fail and the ratio to the baseline
+/// (normalised by each run's calibration workload, so machines of different speed compare).
+func printTable(_ report: Report, baseline: Report?) -> [String] {
+  var regressions: [String] = []
+  let header = [
+    "figure".padding(toLength: 40, withPad: " ", startingAt: 0), pad("median"), pad("p95"), pad("p99"),
+    pad("target", 12), pad("result", 7), pad("vs base", 9),
+  ]
+  print(header.joined(separator: " "))
+  print(String(repeating: "-", count: 40 + 11 * 3 + 12 + 7 + 9 + 6))
+  for figure in report.figures {
+    var ratioText = "-"
+    if let baseline, let old = baseline.figures.first(where: { $0.name == figure.name }), old.median > 0,
+      figure.median > 0
+    {
+      let scale =
+        baseline.calibrationMilliseconds > 0 ? report.calibrationMilliseconds / baseline.calibrationMilliseconds : 1
+      let expected = old.median * (figure.unit == "ms" ? scale : 1)
+      let ratio = figure.goal == .atMost ? figure.median / expected : expected / figure.median
+      ratioText = String(format: "%.2f×", ratio)
+      if ratio > 1.5 { regressions.append("\(figure.name): \(ratioText) worse than the baseline") }
+    }
+    let target = figure.target.map { (figure.goal == .atMost ? "≤ " : "≥ ") + format($0) } ?? "-"
+    let row = [
+      "\(figure.name) (\(figure.unit))".padding(toLength: 40, withPad: " ", startingAt: 0),
+      pad(format(figure.median)), pad(format(figure.p95)), pad(format(figure.p99)), pad(target, 12),
+      pad(figure.target == nil ? "-" : (figure.passes ? "pass" : "FAIL"), 7), pad(ratioText, 9),
+    ]
+    print(row.joined(separator: " "))
+    if let note = figure.note { print("    \(note)") }
+  }
+  return regressions
+}
+
+private func pad(_ text: String, _ width: Int = 10) -> String {
+  text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+}
+
+func format(_ value: Double) -> String {
+  if value >= 1000 { return String(format: "%.0f", value) }
+  if value >= 100 { return String(format: "%.1f", value) }
+  if value >= 1 { return String(format: "%.2f", value) }
+  return String(format: "%.3f", value)
+}

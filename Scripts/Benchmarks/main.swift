@@ -1,0 +1,74 @@
+// The benchmarks of Scripts/bench: what the app exists for, measured against targets.
+// Run through Scripts/bench (release build); see its header for the options.
+import Foundation
+
+struct Options {
+  var quick = false
+  var output: String?
+  var baseline: String?
+  var check = false
+  var only: String?
+}
+
+var options = Options()
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+  switch argument {
+  case "--quick": options.quick = true
+  case "--check": options.check = true
+  case "--out": options.output = arguments.next()
+  case "--baseline": options.baseline = arguments.next()
+  case "--only": options.only = arguments.next()
+  default:
+    FileHandle.standardError.write(Data("travel-bench: unknown option \(argument)\n".utf8))
+    exit(2)
+  }
+}
+
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+  .deletingLastPathComponent()
+let suite = BenchmarkSuite(
+  quick: options.quick, packageRoot: packageRoot, binDirectory: binDirectory, only: options.only)
+
+let calibration = sample(count: options.quick ? 3 : 15, warmup: 1) { _ in _ = calibrationWorkload() }
+let figures = suite.run()
+
+let report = Report(
+  date: ISO8601DateFormatter().string(from: Date()),
+  commit: suite.gitCommit(),
+  mode: options.quick ? "quick" : "full",
+  build: binDirectory.lastPathComponent,
+  machine: Report.machine(),
+  calibrationMilliseconds: Figure.percentile(calibration.sorted(), 0.5),
+  figures: figures)
+
+var baseline: Report?
+if let path = options.baseline, let data = FileManager.default.contents(atPath: path) {
+  baseline = try? JSONDecoder().decode(Report.self, from: data)
+}
+print(
+  "travel benchmarks — \(report.mode), \(report.build) build, commit \(report.commit), \(report.machine.cores) cores, "
+    + "calibration \(format(report.calibrationMilliseconds)) ms")
+let regressions = printTable(report, baseline: baseline)
+
+if let output = options.output {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+  do {
+    try encoder.encode(report).write(to: URL(fileURLWithPath: output))
+  } catch {
+    FileHandle.standardError.write(Data("travel-bench: cannot write \(output): \(error)\n".utf8))
+    exit(1)
+  }
+}
+let failures = figures.filter { !$0.passes }
+if !failures.isEmpty {
+  print("\(failures.count) figure(s) miss their target: \(failures.map(\.name).joined(separator: ", "))")
+}
+if options.check && !regressions.isEmpty {
+  print("regressions against the baseline (more than 1.5× worse):")
+  regressions.forEach { print("  \($0)") }
+  exit(1)
+}
