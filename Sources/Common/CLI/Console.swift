@@ -72,6 +72,10 @@ public final class Console: @unchecked Sendable {
     return Swift.readLine(strippingNewline: true)
   }
 
+  /// Whether ``readLine()`` serves lines given to ``capturing(input:)`` rather than the process's
+  /// standard input (then secrets are never read from the terminal; see ``SecretInput``).
+  public var hasScriptedInput: Bool { lock.withLock { stdinLines != nil } }
+
   /// Everything written to standard output so far.
   public var output: String { lock.withLock { capturedOut } }
   /// Everything written to standard error so far.

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Checks of the values a user sets as ``Preferences``, against the reference data: each returns
+/// the value in its stored form or throws a ``ServiceError`` of kind
+/// ``ServiceError/Kind/invalidInput`` (exit 2) that names the value and what is accepted.
+public enum PreferenceValidation {
+  /// An ISO 4217 code with minor units, any case, from `Shared/currencies/iso4217_currencies.csv`.
+  /// - Returns: the upper-case code (`EUR`).
+  /// - Throws: `unknown_currency`.
+  public static func currency(_ text: String) throws -> String {
+    let code = text.trimmingCharacters(in: .whitespaces)
+    do {
+      return try Currency.named(code).code
+    } catch let error as Currency.LookupError {
+      throw ServiceError.invalid("unknown_currency", error.localizedDescription)
+    } catch {
+      throw ServiceError(.unavailable, code: "reference_data_unavailable", message: error.localizedDescription)
+    }
+  }
+
+  /// A language with a string table in `Shared/strings/` (`en`, `de`; any case, a region such as
+  /// `de-AT` is accepted and dropped).
+  /// - Returns: the language; its `rawValue` is the stored tag.
+  /// - Throws: `unknown_language`.
+  public static func language(_ text: String) throws -> Strings.Language {
+    guard let language = Strings.Language(tag: text) else {
+      let accepted = Strings.Language.allCases.map { "\($0.rawValue) (\(Strings.english.name(of: $0)))" }
+      throw ServiceError.invalid(
+        "unknown_language", "unknown language \"\(text)\": expected one of \(accepted.joined(separator: ", "))")
+    }
+    return language
+  }
+
+  /// `light`, `dark` or `system`, any case.
+  /// - Throws: `invalid_appearance`.
+  public static func appearance(_ text: String) throws -> Appearance {
+    guard let appearance = Appearance(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) else {
+      let accepted = Appearance.allCases.map(\.rawValue).joined(separator: ", ")
+      throw ServiceError.invalid("invalid_appearance", "invalid appearance \"\(text)\": expected one of \(accepted)")
+    }
+    return appearance
+  }
+
+  /// The shape of an IATA airport code: three letters, any case.
+  /// - Returns: the upper-case code.
+  /// - Throws: `invalid_home_airport` for anything else.
+  public static func airportCodeShape(_ text: String) throws -> String {
+    let code = text.trimmingCharacters(in: .whitespaces).uppercased()
+    guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+      throw ServiceError.invalid(
+        "invalid_home_airport", "invalid home airport \"\(text)\": expected an IATA airport code like SFO or FRA")
+    }
+    return code
+  }
+}
