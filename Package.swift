@@ -7,6 +7,7 @@
 //
 // See README.md for the target map and Scripts/check-architecture for the rules it enforces.
 
+import Foundation
 import PackageDescription
 
 /// One settings list for every target: Swift 6 language mode (strict concurrency) and
@@ -16,13 +17,17 @@ let settings: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-/// A library target under `Sources/<name>` and its test target `Tests/<name>Tests`.
+/// A library target under `Sources/<name>` and its test target `Tests/<name>Tests`. View snapshots
+/// (`Tests/<name>Tests/__Snapshots__`, see CommonTesting's `assertSnapshot`) are data, not sources.
 func library(
   _ name: String, _ dependencies: [Target.Dependency], testDependencies: [Target.Dependency] = []
 ) -> [Target] {
-  [
+  let snapshots = FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/Tests/\(name)Tests/__Snapshots__")
+  return [
     .target(name: name, dependencies: dependencies, swiftSettings: settings),
-    .testTarget(name: "\(name)Tests", dependencies: [.target(name: name)] + testDependencies, swiftSettings: settings),
+    .testTarget(
+      name: "\(name)Tests", dependencies: [.target(name: name)] + testDependencies,
+      exclude: snapshots ? ["__Snapshots__"] : [], swiftSettings: settings),
   ]
 }
 
@@ -58,8 +63,8 @@ targets += library(
   "Backend", ["Common", "Reactive", "CSQLite", "COpenSSL"],
   testDependencies: ["CommonTesting", "Common", "Reactive"]
 )
-// Fixtures, service doubles and a publisher recorder; used by tests only.
-targets += library("CommonTesting", ["Common", "Reactive"], testDependencies: ["Common", "Reactive"])
+// Fixtures, service doubles, a publisher recorder and view snapshots; used by tests only.
+targets += library("CommonTesting", ["Common", "CommonUI", "Reactive"], testDependencies: ["Common", "Reactive"])
 
 // MARK: - Features (each imports Common, CommonUI and Reactive only)
 

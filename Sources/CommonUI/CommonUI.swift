@@ -1,2 +1,0 @@
-/// The terminal view layer lives in this target.
-public enum CommonUI {}
