@@ -1,0 +1,360 @@
+import Common
+import Foundation
+
+/// The embedded hotel system: the generated ``HotelWorld``, its prices (``HotelPricing``),
+/// availability from a ``HotelInventory``, and place resolution from the reference data.
+///
+/// Search cost: the index visits the few grid cells around the centre, then each hotel's room
+/// types are priced in integer minor units; `Money` is built only for the offers returned.
+public final class HotelEngine: HotelService, Sendable {
+  /// Resolves a place text (city, IATA code, `lat,lon`) to a centre, or throws `.invalidInput`.
+  public typealias PlaceResolver = @Sendable (String) throws -> HotelSearchCenter
+  /// Books an offer (the reservations ledger; see `HotelBookings`).
+  public typealias Booker =
+    @Sendable (_ offer: HotelOffer, _ hotel: Hotel, _ guestName: String, _ cardId: String?, _ key: String?, _ token: String)
+    throws -> Reservation
+
+  public let world: HotelWorld
+  let words: HotelWords
+  let inventory: any HotelInventory
+  let resolvePlace: PlaceResolver
+  /// Units of each currency per euro (ECB reference rates; `EUR` is 1).
+  let eurRates: [String: Decimal]
+  private let eurRatesDouble: [String: Double]
+  let now: @Sendable () -> Date
+  let booker: Booker?
+
+  public init(
+    world: HotelWorld, inventory: any HotelInventory, eurRates: [String: Decimal],
+    resolvePlace: @escaping PlaceResolver,
+    booker: Booker? = nil, now: @escaping @Sendable () -> Date = { Date() }
+  ) throws {
+    self.world = world
+    self.words = try HotelWords.load()
+    self.inventory = inventory
+    var rates = eurRates
+    rates["EUR"] = 1
+    self.eurRates = rates
+    self.eurRatesDouble = rates.mapValues { NSDecimalNumber(decimal: $0).doubleValue }
+    self.resolvePlace = resolvePlace
+    self.booker = booker
+    self.now = now
+  }
+
+  // MARK: Hotels
+
+  /// The currency hotel `i` quotes in: its country's when a rate is known, else USD.
+  func quoteCurrency(at i: Int) -> String {
+    let code = world.city(at: i).currencyCode
+    return eurRates[code] != nil ? code : "USD"
+  }
+
+  func hotel(at i: Int) -> Hotel {
+    let city = world.city(at: i)
+    return Hotel(
+      id: world.hotelId(at: i), name: words.name(world: world, at: i), stars: Int(world.stars[i]),
+      guestRating: Double(world.ratings[i]) / 10, latitude: world.latitudes[i], longitude: world.longitudes[i],
+      city: city.name, countryCode: city.countryCode, timeZone: city.timeZone, currency: quoteCurrency(at: i),
+      amenities: Amenity.members(of: world.amenityMasks[i]), rooms: HotelPricing.rooms(world: world, at: i),
+      address: words.address(world: world, at: i))
+  }
+
+  func position(of hotelId: String) throws -> Int {
+    guard let i = world.position(of: hotelId) else {
+      throw ServiceError(
+        .notFound, code: "hotel_not_found",
+        message: "no hotel \"\(hotelId)\": hotel ids look like h2988507-17 (see the ids of a search)")
+    }
+    return i
+  }
+
+  public func hotel(id: String) throws -> Hotel { hotel(at: try position(of: id)) }
+
+  public func details(hotelId: String) throws -> HotelDetails {
+    let i = try position(of: hotelId)
+    return words.details(world: world, at: i, hotelId: hotelId)
+  }
+
+  // MARK: Prices
+
+  /// Nightly rates of one room of `type` at hotel `i`, in minor units of its quote currency.
+  func nightlyMinorUnits(at i: Int, type: RoomType, stay: DateRange, currency: String, digits: Int) -> [Int64] {
+    let base = HotelPricing.baseEUR(world: world, at: i) * HotelPricing.roomFactor(type) * (eurRatesDouble[currency] ?? 1)
+    let scale = Self.powerOfTen(digits)
+    let latitude = world.latitudes[i]
+    return stay.dates.map { date in
+      let units = max(1, (base * HotelPricing.nightFactor(date, latitude: latitude)).rounded())
+      return Int64(units) * scale
+    }
+  }
+
+  static func powerOfTen(_ digits: Int) -> Int64 { (0..<max(0, digits)).reduce(1) { r, _ in r * 10 } }
+
+  static func minorDigits(_ currency: String) -> Int { (try? Currency.named(currency).minorUnits) ?? 2 }
+
+  /// Total with taxes, rounded half up to a minor unit: `round(sum × rooms × (1 + bp/10,000))`.
+  static func total(subtotal: Int64, basisPoints: Int64) -> Int64 {
+    (subtotal * (10_000 + basisPoints) + 5_000) / 10_000
+  }
+
+  private func money(_ minor: Int64, _ currency: String, digits: Int) -> Money {
+    var amount = Decimal(minor)
+    if digits > 0 { amount /= Decimal(Self.powerOfTen(digits)) }
+    return Money(amount: amount, currency: currency)
+  }
+
+  /// A candidate offer before it is turned into a value (integer amounts).
+  struct Candidate {
+    var index: Int
+    var km: Double
+    var type: RoomType
+    var free: Int
+    var nightly: [Int64]
+    var subtotal: Int64
+    var total: Int64
+    var currency: String
+    var digits: Int
+    var basisPoints: Int64
+  }
+
+  func makeOffer(_ c: Candidate, stay: DateRange, guests: Int, rooms: Int) -> HotelOffer {
+    let hotelId = world.hotelId(at: c.index)
+    let id = HotelOfferID(
+      hotelId: hotelId, roomType: c.type, stay: stay, guests: guests, rooms: rooms, quotedMinorUnits: c.total,
+      currency: c.currency)
+    let nights = stay.count
+    let perNight = c.nightly.reduce(0, +)
+    var average = Decimal(perNight) / Decimal(nights)
+    if c.digits > 0 { average /= Decimal(Self.powerOfTen(c.digits)) }
+    let city = world.city(at: c.index)
+    return HotelOffer(
+      id: id.description, hotelId: hotelId, name: words.name(world: world, at: c.index),
+      stars: Int(world.stars[c.index]), guestRating: Double(world.ratings[c.index]) / 10,
+      latitude: world.latitudes[c.index], longitude: world.longitudes[c.index], distanceKm: (c.km * 100).rounded() / 100,
+      roomType: c.type, checkIn: stay.start, checkOut: stay.end, nights: nights, guests: guests, rooms: rooms,
+      roomsAvailable: c.free, nightlyRate: Money(amount: average, currency: c.currency).rounded(),
+      nightlyRates: zip(stay.dates, c.nightly).map { NightlyRate(date: $0, rate: money($1, c.currency, digits: c.digits)) },
+      taxes: money(c.total - c.subtotal, c.currency, digits: c.digits),
+      taxRate: Decimal(c.basisPoints) / 10_000, total: money(c.total, c.currency, digits: c.digits),
+      amenities: Amenity.members(of: world.amenityMasks[c.index]), timeZone: city.timeZone)
+  }
+
+  /// The offers of hotel `i` for the stay (room types with enough free rooms for `rooms` rooms and
+  /// `guests` guests), given the booked counts.
+  func candidates(
+    at i: Int, km: Double, stay: DateRange, guests: Int, rooms: Int, booked: [HotelRoomKey: Int], hotelId: String?
+  ) -> [Candidate] {
+    let perRoom = (guests + rooms - 1) / rooms
+    let currency = quoteCurrency(at: i)
+    let digits = Self.minorDigits(currency)
+    let bp = HotelPricing.taxBasisPoints(continent: world.city(at: i).continent)
+    let id = hotelId ?? world.hotelId(at: i)
+    var result: [Candidate] = []
+    for inventory in HotelPricing.rooms(world: world, at: i) where inventory.roomType.capacity >= perRoom {
+      let taken = booked.isEmpty ? 0 : booked[HotelRoomKey(hotelId: id, roomType: inventory.roomType)] ?? 0
+      let free = inventory.count - taken
+      guard free >= rooms else { continue }
+      let nightly = nightlyMinorUnits(at: i, type: inventory.roomType, stay: stay, currency: currency, digits: digits)
+      let subtotal = nightly.reduce(0, +) * Int64(rooms)
+      result.append(
+        Candidate(
+          index: i, km: km, type: inventory.roomType, free: free, nightly: nightly, subtotal: subtotal,
+          total: Self.total(subtotal: subtotal, basisPoints: bp), currency: currency, digits: digits,
+          basisPoints: bp))
+    }
+    return result
+  }
+
+  // MARK: Validation
+
+  /// Checks a stay and occupancy (the rules of ``HotelSearchRequest``).
+  func validate(checkIn: LocalDate, checkOut: LocalDate, guests: Int, rooms: Int) throws -> DateRange {
+    guard let stay = DateRange(start: checkIn, end: checkOut) else {
+      throw ServiceError.invalid(
+        "invalid_dates", "check-out \(checkOut) is not after check-in \(checkIn): a stay has at least one night")
+    }
+    // The earliest "today" on Earth (UTC−12): a date before it is in the past everywhere.
+    let earliestToday = LocalDate(now(), in: TimeZone(secondsFromGMT: -12 * 3600) ?? .gmt)
+    guard checkIn >= earliestToday else {
+      throw ServiceError.invalid("date_in_past", "check-in \(checkIn) is in the past: expected today or a later date")
+    }
+    guard stay.count <= HotelSearchRequest.maxNights else {
+      throw ServiceError.invalid(
+        "too_many_nights",
+        "a stay of \(stay.count) nights is too long: at most \(HotelSearchRequest.maxNights) nights (check-out − check-in)")
+    }
+    guard (1...HotelSearchRequest.maxGuests).contains(guests) else {
+      throw ServiceError.invalid(
+        "invalid_guests", "invalid number of guests \(guests): expected 1 to \(HotelSearchRequest.maxGuests)")
+    }
+    guard (1...HotelSearchRequest.maxRooms).contains(rooms) else {
+      throw ServiceError.invalid(
+        "invalid_rooms", "invalid number of rooms \(rooms): expected 1 to \(HotelSearchRequest.maxRooms)")
+    }
+    guard rooms <= guests else {
+      throw ServiceError.invalid(
+        "invalid_rooms", "\(rooms) rooms for \(guests) guests: every room needs at least one guest")
+    }
+    let largest = RoomType.allCases.map(\.capacity).max() ?? 4
+    guard guests <= rooms * largest else {
+      throw ServiceError.invalid(
+        "invalid_guests",
+        "\(guests) guests do not fit in \(rooms) room(s): a room sleeps at most \(largest); ask for more rooms")
+    }
+    return stay
+  }
+
+  // MARK: HotelService
+
+  public func search(_ request: HotelSearchRequest) throws -> HotelSearchResult {
+    guard request.radiusKm.isFinite, request.radiusKm > 0, request.radiusKm <= HotelSearchRequest.maxRadiusKm else {
+      throw ServiceError.invalid(
+        "invalid_radius",
+        "invalid radius \(request.radiusKm) km: expected more than 0 and at most \(Int(HotelSearchRequest.maxRadiusKm)) km"
+      )
+    }
+    if let maxPrice = request.maxPrice, maxPrice < 0 {
+      throw ServiceError.invalid("invalid_price", "invalid maximum price \(maxPrice): expected 0 or more")
+    }
+    if let minStars = request.minStars, !(1...5).contains(minStars) {
+      throw ServiceError.invalid("invalid_stars", "invalid minimum stars \(minStars): expected 1 to 5")
+    }
+    guard (1...1000).contains(request.limit) else {
+      throw ServiceError.invalid("invalid_limit", "invalid limit \(request.limit): expected 1 to 1000")
+    }
+    var userRate: Double?
+    if let code = request.currency {
+      guard let rate = eurRatesDouble[code.uppercased()] else {
+        throw ServiceError.invalid(
+          "unknown_currency",
+          "no exchange rate for currency \"\(code)\": expected one of \(eurRates.keys.sorted().joined(separator: ", "))")
+      }
+      userRate = rate
+    }
+    let stay = try validate(
+      checkIn: request.checkIn, checkOut: request.checkOut, guests: request.guests, rooms: request.rooms)
+    let center = try resolvePlace(request.place)
+
+    let near = world.hotels(nearLatitude: center.latitude, longitude: center.longitude, radiusKm: request.radiusKm)
+    let mask = Amenity.mask(of: request.amenities)
+    let minStars = UInt8(request.minStars ?? 1)
+    let booked = try inventory.maxBooked(during: stay)
+    var found: [Candidate] = []
+    found.reserveCapacity(near.count * 3)
+    for (i, km) in near where world.stars[i] >= minStars && world.amenityMasks[i] & mask == mask {
+      for candidate in candidates(
+        at: i, km: km, stay: stay, guests: request.guests, rooms: request.rooms, booked: booked, hotelId: nil)
+      {
+        if let maxPrice = request.maxPrice {
+          let average = Double(candidate.subtotal) / Double(request.rooms * stay.count)
+            / Double(Self.powerOfTen(candidate.digits))
+          let converted = userRate.map { average / (eurRatesDouble[candidate.currency] ?? 1) * $0 } ?? average
+          if converted > NSDecimalNumber(decimal: maxPrice).doubleValue + 1e-9 { continue }
+        }
+        found.append(candidate)
+      }
+    }
+    let order: (Candidate, Candidate) -> Bool
+    func tie(_ a: Candidate, _ b: Candidate) -> Bool {
+      a.index != b.index ? a.index < b.index : a.type < b.type
+    }
+    // Prices compare in euros so that mixed currencies near a border sort sensibly.
+    let eur: (Candidate) -> Double = { Double($0.total) / Double(Self.powerOfTen($0.digits)) / (self.eurRatesDouble[$0.currency] ?? 1) }
+    switch request.sort {
+    case .price: order = { eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1) }
+    case .distance: order = { $0.km != $1.km ? $0.km < $1.km : (eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1)) }
+    case .stars:
+      order = {
+        let (a, b) = (self.world.stars[$0.index], self.world.stars[$1.index])
+        return a != b ? a > b : (eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1))
+      }
+    case .rating:
+      order = {
+        let (a, b) = (self.world.ratings[$0.index], self.world.ratings[$1.index])
+        return a != b ? a > b : (eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1))
+      }
+    }
+    let top = Self.smallest(request.limit, of: found, by: order)
+    return HotelSearchResult(
+      center: center, radiusKm: request.radiusKm,
+      offers: top.map { makeOffer($0, stay: stay, guests: request.guests, rooms: request.rooms) },
+      matched: found.count)
+  }
+
+  /// The `k` first elements of `items` in `order`, sorted (a full sort when `k` is large).
+  static func smallest<T>(_ k: Int, of items: [T], by order: (T, T) -> Bool) -> [T] {
+    if items.count <= k * 4 { return Array(items.sorted(by: order).prefix(k)) }
+    var best: [T] = []
+    best.reserveCapacity(k + 1)
+    for item in items {
+      if best.count == k, let last = best.last, !order(item, last) { continue }
+      var low = 0
+      var high = best.count
+      while low < high {
+        let mid = (low + high) / 2
+        if order(best[mid], item) || !order(item, best[mid]) { low = mid + 1 } else { high = mid }
+      }
+      best.insert(item, at: low)
+      if best.count > k { best.removeLast() }
+    }
+    return best
+  }
+
+  public func rooms(hotelId: String, checkIn: LocalDate, checkOut: LocalDate, guests: Int, rooms: Int) throws
+    -> [HotelOffer]
+  {
+    let i = try position(of: hotelId)
+    let stay = try validate(checkIn: checkIn, checkOut: checkOut, guests: guests, rooms: rooms)
+    let booked = try inventory.maxBooked(during: stay)
+    return candidates(at: i, km: 0, stay: stay, guests: guests, rooms: rooms, booked: booked, hotelId: hotelId)
+      .sorted { $0.total != $1.total ? $0.total < $1.total : $0.type < $1.type }
+      .map { makeOffer($0, stay: stay, guests: guests, rooms: rooms) }
+  }
+
+  /// Parses an offer id.
+  /// - Throws: `invalid_offer` (`.invalidInput`).
+  func parseOffer(_ offerId: String) throws -> HotelOfferID {
+    guard let id = HotelOfferID(offerId) else {
+      throw ServiceError.invalid(
+        "invalid_offer",
+        "invalid offer id \"\(offerId)\": expected an id from 'hotel search', like hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR"
+      )
+    }
+    return id
+  }
+
+  public func quote(offerId: String) throws -> HotelOffer {
+    let id = try parseOffer(offerId)
+    let i = try position(of: id.hotelId)
+    let stay = try validate(checkIn: id.stay.start, checkOut: id.stay.end, guests: id.guests, rooms: id.rooms)
+    let booked = try inventory.maxBooked(during: stay)
+    let all = candidates(at: i, km: 0, stay: stay, guests: id.guests, rooms: id.rooms, booked: booked, hotelId: id.hotelId)
+    guard let candidate = all.first(where: { $0.type == id.roomType }) else {
+      throw ServiceError.refused(
+        "sold_out", "no \(id.roomType.rawValue) room is free on every night from \(stay.start) to \(stay.end) any more")
+    }
+    return makeOffer(candidate, stay: stay, guests: id.guests, rooms: id.rooms)
+  }
+
+  public func book(offerId: String, guestName: String, cardId: String?, idempotencyKey: String?, token: String) throws
+    -> Reservation
+  {
+    guard let booker else {
+      throw ServiceError(.unavailable, code: "booking_unavailable", message: "booking is not available in this build")
+    }
+    let id = try parseOffer(offerId)
+    let offer = try quote(offerId: offerId)
+    return try booker(offer, try hotel(id: id.hotelId), guestName, cardId, idempotencyKey, token)
+  }
+
+  public func mapMarkers(in viewport: GeoRect, maxMarkers: Int) throws -> [HotelMapMarker] {
+    for value in [viewport.south, viewport.north] where !(value.isFinite && (-90...90).contains(value)) {
+      throw ServiceError.invalid("invalid_coordinate", "latitude \(value) is out of range: expected -90 to 90")
+    }
+    for value in [viewport.west, viewport.east] where !(value.isFinite && (-180...180).contains(value)) {
+      throw ServiceError.invalid("invalid_coordinate", "longitude \(value) is out of range: expected -180 to 180")
+    }
+    return world.markers(in: viewport, maxMarkers: max(1, min(maxMarkers, 10_000)))
+  }
+
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Hotels: search, details, map data and booking. Implemented by `Backend`'s hotel world; apps
+/// wire it, the `Hotel` feature calls it through this protocol only.
+///
+/// Synchronous and thread-safe; every method fails with ``ServiceError``:
+/// `.invalidInput` for a bad request (`unknown_place`, `ambiguous_place`, `invalid_coordinate`,
+/// `invalid_dates`, `too_many_nights`, `date_in_past`, `invalid_guests`, `invalid_rooms`,
+/// `invalid_radius`, `invalid_price`, `invalid_stars`, `unknown_amenity`, `invalid_offer`),
+/// `.notFound` for an unknown hotel (`hotel_not_found`), `.refused` for `sold_out` or
+/// `price_changed`, `.unauthenticated` when booking without a session.
+public protocol HotelService: Sendable {
+  /// Offers near a place for a stay, filtered, sorted and limited as the request says. A room type
+  /// is offered only when enough rooms of it are free on every night of `[checkIn, checkOut)`.
+  func search(_ request: HotelSearchRequest) throws -> HotelSearchResult
+
+  /// One hotel.
+  func hotel(id: String) throws -> Hotel
+
+  /// The slow parts of a hotel page (description and reviews).
+  func details(hotelId: String) throws -> HotelDetails
+
+  /// The offers of one hotel for a stay (every room type that has room), cheapest first.
+  func rooms(hotelId: String, checkIn: LocalDate, checkOut: LocalDate, guests: Int, rooms: Int) throws
+    -> [HotelOffer]
+
+  /// The offer `offerId` re-priced now (availability and price), without booking.
+  /// - Throws: `invalid_offer`, `hotel_not_found`, `sold_out`.
+  func quote(offerId: String) throws -> HotelOffer
+
+  /// Books the offer for the signed-in user, in one transaction: one room of the type for every
+  /// night (× rooms), the charge, the reservation. A retry with the same `idempotencyKey`
+  /// returns the first reservation, charged once.
+  /// - Throws: `price_changed` (details `offerId`, `price`) or `sold_out` (`.refused`), taking nothing.
+  func book(offerId: String, guestName: String, cardId: String?, idempotencyKey: String?, token: String) throws
+    -> Reservation
+
+  /// Markers for the map viewport: single hotels, or clusters where more than about
+  /// `maxMarkers` would be shown.
+  func mapMarkers(in viewport: GeoRect, maxMarkers: Int) throws -> [HotelMapMarker]
+
+}
