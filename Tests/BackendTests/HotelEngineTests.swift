@@ -10,7 +10,8 @@ import Testing
     rooms: Int = 1, sort: HotelSortOrder = .price
   ) -> HotelSearchRequest {
     HotelSearchRequest(
-      place: place, checkIn: .of(checkIn), checkOut: .of(checkOut), guests: guests, rooms: rooms, sort: sort, limit: 1000)
+      place: place, checkIn: .of(checkIn), checkOut: .of(checkOut), guests: guests, rooms: rooms, sort: sort,
+      limit: 1000)
   }
 
   @Test func search_findsHotelsInRadius_sortedByPrice_withNightsAndTotals() throws {
@@ -60,15 +61,20 @@ import Testing
   @Test func weekendAndSeason_changeTheRate() throws {
     let engine = try HotelFixtures.engine()
     let hotel = try #require(try engine.search(request()).offers.first?.hotelId)
-    let weekday = try engine.rooms(hotelId: hotel, checkIn: .of("2027-07-07"), checkOut: .of("2027-07-08"), guests: 1, rooms: 1)
-    let friday = try engine.rooms(hotelId: hotel, checkIn: .of("2027-07-09"), checkOut: .of("2027-07-10"), guests: 1, rooms: 1)
-    let january = try engine.rooms(hotelId: hotel, checkIn: .of("2027-01-13"), checkOut: .of("2027-01-14"), guests: 1, rooms: 1)
+    let weekday = try engine.rooms(
+      hotelId: hotel, checkIn: .of("2027-07-07"), checkOut: .of("2027-07-08"), guests: 1, rooms: 1)
+    let friday = try engine.rooms(
+      hotelId: hotel, checkIn: .of("2027-07-09"), checkOut: .of("2027-07-10"), guests: 1, rooms: 1)
+    let january = try engine.rooms(
+      hotelId: hotel, checkIn: .of("2027-01-13"), checkOut: .of("2027-01-14"), guests: 1, rooms: 1)
     #expect(friday[0].nightlyRate.amount > weekday[0].nightlyRate.amount)
     #expect(january[0].nightlyRate.amount < weekday[0].nightlyRate.amount)
     // Sydney's summer is in January.
     let sydney = try #require(try engine.search(request("Sydney")).offers.first?.hotelId)
-    let julyS = try engine.rooms(hotelId: sydney, checkIn: .of("2027-07-07"), checkOut: .of("2027-07-08"), guests: 1, rooms: 1)
-    let janS = try engine.rooms(hotelId: sydney, checkIn: .of("2027-01-13"), checkOut: .of("2027-01-14"), guests: 1, rooms: 1)
+    let julyS = try engine.rooms(
+      hotelId: sydney, checkIn: .of("2027-07-07"), checkOut: .of("2027-07-08"), guests: 1, rooms: 1)
+    let janS = try engine.rooms(
+      hotelId: sydney, checkIn: .of("2027-01-13"), checkOut: .of("2027-01-14"), guests: 1, rooms: 1)
     #expect(janS[0].nightlyRate.amount > julyS[0].nightlyRate.amount)
     #expect(janS[0].total.currencyCode == "AUD")
   }
@@ -82,11 +88,14 @@ import Testing
     // Fill that room type on the middle night only.
     let middle = try #require(DateRange(start: .of("2026-12-21"), end: .of("2026-12-22")))
     inventory.add(count, of: HotelRoomKey(hotelId: offer.hotelId, roomType: offer.roomType), during: middle)
-    let covering = try engine.rooms(hotelId: offer.hotelId, checkIn: .of("2026-12-20"), checkOut: .of("2026-12-23"), guests: 2, rooms: 1)
+    let covering = try engine.rooms(
+      hotelId: offer.hotelId, checkIn: .of("2026-12-20"), checkOut: .of("2026-12-23"), guests: 2, rooms: 1)
     #expect(!covering.contains { $0.roomType == offer.roomType })
-    let before = try engine.rooms(hotelId: offer.hotelId, checkIn: .of("2026-12-19"), checkOut: .of("2026-12-21"), guests: 2, rooms: 1)
+    let before = try engine.rooms(
+      hotelId: offer.hotelId, checkIn: .of("2026-12-19"), checkOut: .of("2026-12-21"), guests: 2, rooms: 1)
     #expect(before.contains { $0.roomType == offer.roomType && $0.roomsAvailable == count })
-    let after = try engine.rooms(hotelId: offer.hotelId, checkIn: .of("2026-12-22"), checkOut: .of("2026-12-24"), guests: 2, rooms: 1)
+    let after = try engine.rooms(
+      hotelId: offer.hotelId, checkIn: .of("2026-12-22"), checkOut: .of("2026-12-24"), guests: 2, rooms: 1)
     #expect(after.contains { $0.roomType == offer.roomType })
     #expect(throws: ServiceError.self) { try engine.quote(offerId: offer.id) }
   }
@@ -113,7 +122,11 @@ import Testing
     #expect(code { $0.guests = 21 } == "invalid_guests")
     #expect(code { $0.rooms = 0 } == "invalid_rooms")
     #expect(code { $0.rooms = 3 } == "invalid_rooms")
-    #expect(code { $0.guests = 9; $0.rooms = 2 } == "invalid_guests")
+    #expect(
+      code {
+        $0.guests = 9
+        $0.rooms = 2
+      } == "invalid_guests")
     #expect(code { $0.radiusKm = -1 } == "invalid_radius")
     #expect(code { $0.maxPrice = -5 } == "invalid_price")
     #expect(code { $0.minStars = 6 } == "invalid_stars")
@@ -126,7 +139,10 @@ import Testing
       guests: 2, rooms: 1, quotedMinorUnits: 45678, currency: "EUR")
     #expect(id.description == "hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR")
     #expect(HotelOfferID(id.description) == id)
-    for junk in ["", "hof_", "hof_h1-1_penthouse_20261220_20261223_2g1r_1EUR", "hof_h1-1_double_20261223_20261220_2g1r_1EUR", "hof_h1-1_double_20261220_20261223_2g1_1EUR"] {
+    for junk in [
+      "", "hof_", "hof_h1-1_penthouse_20261220_20261223_2g1r_1EUR", "hof_h1-1_double_20261223_20261220_2g1r_1EUR",
+      "hof_h1-1_double_20261220_20261223_2g1_1EUR",
+    ] {
       #expect(HotelOfferID(junk) == nil)
     }
   }

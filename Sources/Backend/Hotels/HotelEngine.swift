@@ -11,7 +11,9 @@ public final class HotelEngine: HotelService, Sendable {
   public typealias PlaceResolver = @Sendable (String) throws -> HotelSearchCenter
   /// Books an offer (the reservations ledger; see `HotelBookings`).
   public typealias Booker =
-    @Sendable (_ offer: HotelOffer, _ hotel: Hotel, _ guestName: String, _ cardId: String?, _ key: String?, _ token: String)
+    @Sendable (
+      _ offer: HotelOffer, _ hotel: Hotel, _ guestName: String, _ cardId: String?, _ key: String?, _ token: String
+    )
     throws -> Reservation
 
   public let world: HotelWorld
@@ -79,7 +81,8 @@ public final class HotelEngine: HotelService, Sendable {
 
   /// Nightly rates of one room of `type` at hotel `i`, in minor units of its quote currency.
   func nightlyMinorUnits(at i: Int, type: RoomType, stay: DateRange, currency: String, digits: Int) -> [Int64] {
-    let base = HotelPricing.baseEUR(world: world, at: i) * HotelPricing.roomFactor(type) * (eurRatesDouble[currency] ?? 1)
+    let base =
+      HotelPricing.baseEUR(world: world, at: i) * HotelPricing.roomFactor(type) * (eurRatesDouble[currency] ?? 1)
     let scale = Self.powerOfTen(digits)
     let latitude = world.latitudes[i]
     return stay.dates.map { date in
@@ -130,10 +133,13 @@ public final class HotelEngine: HotelService, Sendable {
     return HotelOffer(
       id: id.description, hotelId: hotelId, name: words.name(world: world, at: c.index),
       stars: Int(world.stars[c.index]), guestRating: Double(world.ratings[c.index]) / 10,
-      latitude: world.latitudes[c.index], longitude: world.longitudes[c.index], distanceKm: (c.km * 100).rounded() / 100,
+      latitude: world.latitudes[c.index], longitude: world.longitudes[c.index],
+      distanceKm: (c.km * 100).rounded() / 100,
       roomType: c.type, checkIn: stay.start, checkOut: stay.end, nights: nights, guests: guests, rooms: rooms,
       roomsAvailable: c.free, nightlyRate: Money(amount: average, currency: c.currency).rounded(),
-      nightlyRates: zip(stay.dates, c.nightly).map { NightlyRate(date: $0, rate: money($1, c.currency, digits: c.digits)) },
+      nightlyRates: zip(stay.dates, c.nightly).map {
+        NightlyRate(date: $0, rate: money($1, c.currency, digits: c.digits))
+      },
       taxes: money(c.total - c.subtotal, c.currency, digits: c.digits),
       taxRate: Decimal(c.basisPoints) / 10_000, total: money(c.total, c.currency, digits: c.digits),
       amenities: Amenity.members(of: world.amenityMasks[c.index]), timeZone: city.timeZone)
@@ -181,7 +187,8 @@ public final class HotelEngine: HotelService, Sendable {
     guard stay.count <= HotelSearchRequest.maxNights else {
       throw ServiceError.invalid(
         "too_many_nights",
-        "a stay of \(stay.count) nights is too long: at most \(HotelSearchRequest.maxNights) nights (check-out − check-in)")
+        "a stay of \(stay.count) nights is too long: at most \(HotelSearchRequest.maxNights) nights (check-out − check-in)"
+      )
     }
     guard (1...HotelSearchRequest.maxGuests).contains(guests) else {
       throw ServiceError.invalid(
@@ -227,7 +234,8 @@ public final class HotelEngine: HotelService, Sendable {
       guard let rate = eurRatesDouble[code.uppercased()] else {
         throw ServiceError.invalid(
           "unknown_currency",
-          "no exchange rate for currency \"\(code)\": expected one of \(eurRates.keys.sorted().joined(separator: ", "))")
+          "no exchange rate for currency \"\(code)\": expected one of \(eurRates.keys.sorted().joined(separator: ", "))"
+        )
       }
       userRate = rate
     }
@@ -246,7 +254,8 @@ public final class HotelEngine: HotelService, Sendable {
         at: i, km: km, stay: stay, guests: request.guests, rooms: request.rooms, booked: booked, hotelId: nil)
       {
         if let maxPrice = request.maxPrice {
-          let average = Double(candidate.subtotal) / Double(request.rooms * stay.count)
+          let average =
+            Double(candidate.subtotal) / Double(request.rooms * stay.count)
             / Double(Self.powerOfTen(candidate.digits))
           let converted = userRate.map { average / (eurRatesDouble[candidate.currency] ?? 1) * $0 } ?? average
           if converted > NSDecimalNumber(decimal: maxPrice).doubleValue + 1e-9 { continue }
@@ -259,7 +268,9 @@ public final class HotelEngine: HotelService, Sendable {
       a.index != b.index ? a.index < b.index : a.type < b.type
     }
     // Prices compare in euros so that mixed currencies near a border sort sensibly.
-    let eur: (Candidate) -> Double = { Double($0.total) / Double(Self.powerOfTen($0.digits)) / (self.eurRatesDouble[$0.currency] ?? 1) }
+    let eur: (Candidate) -> Double = {
+      Double($0.total) / Double(Self.powerOfTen($0.digits)) / (self.eurRatesDouble[$0.currency] ?? 1)
+    }
     switch request.sort {
     case .price: order = { eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1) }
     case .distance: order = { $0.km != $1.km ? $0.km < $1.km : (eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1)) }
@@ -328,7 +339,8 @@ public final class HotelEngine: HotelService, Sendable {
     let i = try position(of: id.hotelId)
     let stay = try validate(checkIn: id.stay.start, checkOut: id.stay.end, guests: id.guests, rooms: id.rooms)
     let booked = try inventory.maxBooked(during: stay)
-    let all = candidates(at: i, km: 0, stay: stay, guests: id.guests, rooms: id.rooms, booked: booked, hotelId: id.hotelId)
+    let all = candidates(
+      at: i, km: 0, stay: stay, guests: id.guests, rooms: id.rooms, booked: booked, hotelId: id.hotelId)
     guard let candidate = all.first(where: { $0.type == id.roomType }) else {
       throw ServiceError.refused(
         "sold_out", "no \(id.roomType.rawValue) room is free on every night from \(stay.start) to \(stay.end) any more")

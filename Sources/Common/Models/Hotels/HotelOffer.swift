@@ -48,7 +48,8 @@ public struct HotelOfferID: Hashable, Sendable, CustomStringConvertible {
     else { return nil }
     let occupancy = parts[5]
     guard occupancy.hasSuffix("r"), let g = occupancy.firstIndex(of: "g"),
-      let guests = Int(occupancy[..<g]), let rooms = Int(occupancy[occupancy.index(after: g)..<occupancy.index(before: occupancy.endIndex)]),
+      let guests = Int(occupancy[..<g]),
+      let rooms = Int(occupancy[occupancy.index(after: g)..<occupancy.index(before: occupancy.endIndex)]),
       guests > 0, rooms > 0
     else { return nil }
     let price = parts[6]
