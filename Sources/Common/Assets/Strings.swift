@@ -140,6 +140,15 @@ public struct Strings: Sendable {
     }
   }
 
+  /// The display name of `appearance` ("Dark" / "Dunkel").
+  public func name(of appearance: Appearance) -> String {
+    switch appearance {
+    case .light: self[.appearanceLight]
+    case .dark: self[.appearanceDark]
+    case .system: self[.appearanceSystem]
+    }
+  }
+
   // MARK: Loading
 
   /// Why a table could not be read, or nil when all were read.

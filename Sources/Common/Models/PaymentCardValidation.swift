@@ -192,6 +192,15 @@ public enum PaymentCardValidation {
     /// Digits only, of the brand's length.
     public var cvc: String
 
+    /// A card whose fields were checked (by ``PaymentCardValidation/validate(number:expiry:cvc:today:calendar:)``
+    /// or the separate checks).
+    public init(number: String, brand: Brand, expiry: CardExpiry, cvc: String) {
+      self.number = number
+      self.brand = brand
+      self.expiry = expiry
+      self.cvc = cvc
+    }
+
     /// The last four digits of the number.
     public var last4: String { String(number.suffix(4)) }
 

@@ -41,6 +41,13 @@ public enum PreferenceValidation {
     return appearance
   }
 
+  /// A home airport: an IATA airport code (any case).
+  /// - Returns: the upper-case code.
+  /// - Throws: `invalid_home_airport`.
+  public static func homeAirport(_ text: String) throws -> String {
+    try airportCodeShape(text)
+  }
+
   /// The shape of an IATA airport code: three letters, any case.
   /// - Returns: the upper-case code.
   /// - Throws: `invalid_home_airport` for anything else.

@@ -1,0 +1,38 @@
+import Common
+import Foundation
+
+/// What the Account feature needs from the outside world: the services (implemented by
+/// `Backend`, or by test doubles) and the clock.
+///
+/// The apps build one per command run from the ``CLIContext`` (its data directory), through an
+/// ``AccountEnvironment/Factory``, so `--help` and bad usage never open the store.
+public struct AccountEnvironment: Sendable {
+  /// Builds the environment of one command run; throws when the store cannot be opened.
+  public typealias Factory = @Sendable (CLIContext) throws -> AccountEnvironment
+
+  public var accounts: any AccountService
+  public var cards: any PaymentCardService
+  public var reservations: any ReservationService
+  /// The current instant (card expiry checks, export stamps).
+  public var now: @Sendable () -> Date
+  /// The user's calendar and time zone: "today" for card expiry is a local date.
+  public var calendar: Calendar
+
+  public init(
+    accounts: any AccountService, cards: any PaymentCardService, reservations: any ReservationService,
+    now: @escaping @Sendable () -> Date = { Date() }, calendar: Calendar = .current
+  ) {
+    self.accounts = accounts
+    self.cards = cards
+    self.reservations = reservations
+    self.now = now
+    self.calendar = calendar
+  }
+
+  /// A factory for a build without services: every command that needs them fails with exit 1
+  /// and says so (used by the feature's unit tests of help and usage).
+  public static let unavailable: Factory = { _ in
+    throw ServiceError(
+      .unavailable, code: "service_unavailable", message: "this build has no account service wired in")
+  }
+}

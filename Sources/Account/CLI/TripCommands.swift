@@ -1,0 +1,155 @@
+import Common
+import Foundation
+
+/// `trips list | show ID | cancel ID | export ID --ics FILE`.
+enum TripCommands {
+  static func group(name: String, environment factory: @escaping AccountEnvironment.Factory) -> Command {
+    Command(
+      name: name,
+      summary: "Your trips: every reservation (flights, hotels, cars), newest first.",
+      examples: ["list", "show res_…", "cancel res_…", "export res_… --ics trip.ics"],
+      subcommands: [list(factory), show(factory), cancel(factory), export(factory)],
+      action: list(factory).action)
+  }
+
+  /// Newest booking first; ties by id, so the order is stable.
+  static func newestFirst(_ reservations: [Reservation]) -> [Reservation] {
+    reservations.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+  }
+
+  static func list(_ factory: @escaping AccountEnvironment.Factory) -> Command {
+    Command(
+      name: "list",
+      summary: "List your reservations of every kind, newest first.",
+      action: { invocation in
+        let run = try AccountRun(invocation, factory)
+        let token = try run.token()
+        let reservations = newestFirst(try run.environment.reservations.reservations(token: token))
+        let strings = run.strings(token: token)
+        struct Document: Encodable { var reservations: [ReservationSummary] }
+        try run.context.emit(json: Document(reservations: reservations.map(ReservationSummary.init))) {
+          guard !reservations.isEmpty else { return strings[.tripsEmpty] }
+          return reservations.map { line($0, strings: strings) }.joined(separator: "\n")
+        }
+      })
+  }
+
+  /// `res_…  Flight  confirmed  SFO → JFK, UA 123  1,234.00 USD`.
+  static func line(_ reservation: Reservation, strings: Strings) -> String {
+    [
+      reservation.id, kindName(reservation.kind, strings), statusName(reservation.status, strings),
+      reservation.summary, reservation.total.formatted(locale: strings.language.locale),
+    ].joined(separator: "  ")
+  }
+
+  static func kindName(_ kind: ReservationKind, _ strings: Strings) -> String {
+    switch kind {
+    case .flight: strings[.tripsKindFlight]
+    case .hotel: strings[.tripsKindHotel]
+    case .car: strings[.tripsKindCar]
+    }
+  }
+
+  static func statusName(_ status: ReservationStatus, _ strings: Strings) -> String {
+    switch status {
+    case .confirmed: strings[.tripsStatusConfirmed]
+    case .cancelled: strings[.tripsStatusCancelled]
+    }
+  }
+
+  /// The reservation on several lines, for `show` and `cancel`.
+  static func details(_ reservation: Reservation, strings: Strings) -> String {
+    let zone = reservation.details["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:))
+    var lines = [line(reservation, strings: strings)]
+    if let locator = reservation.locator { lines.append(strings.format(.tripsLocator, ["locator": locator])) }
+    if let start = reservation.startsAt {
+      let end = reservation.endsAt ?? start
+      lines.append(
+        strings.format(
+          .tripsWhen, ["start": InstantText.human(start, zone: zone), "end": InstantText.human(end, zone: zone)]))
+    }
+    lines.append(strings.format(.tripsBooked, ["date": InstantText.human(reservation.createdAt)]))
+    lines.append(strings.format(.tripsTotal, ["amount": reservation.total.formatted(locale: strings.language.locale)]))
+    if let refunded = reservation.refunded {
+      lines.append(strings.format(.tripsRefunded, ["amount": refunded.formatted(locale: strings.language.locale)]))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  struct ReservationDocument: Encodable { var reservation: ReservationSummary }
+
+  static func show(_ factory: @escaping AccountEnvironment.Factory) -> Command {
+    Command(
+      name: "show",
+      summary: "Show one of your reservations.",
+      arguments: [ArgumentSpec("ID", help: "The reservation's id, from 'trips list'.")],
+      action: { invocation in
+        let id = try invocation.argument(0, name: "ID")
+        let run = try AccountRun(invocation, factory)
+        let token = try run.token()
+        let reservation = try run.environment.reservations.reservation(id: id, token: token)
+        let strings = run.strings(token: token)
+        try run.context.emit(json: ReservationDocument(reservation: ReservationSummary(reservation))) {
+          details(reservation, strings: strings)
+        }
+      })
+  }
+
+  static func cancel(_ factory: @escaping AccountEnvironment.Factory) -> Command {
+    Command(
+      name: "cancel",
+      summary: "Cancel one of your reservations; its kind's rule decides the refund to the card charged.",
+      arguments: [ArgumentSpec("ID", help: "The reservation's id, from 'trips list'.")],
+      action: { invocation in
+        let id = try invocation.argument(0, name: "ID")
+        let run = try AccountRun(invocation, factory)
+        let token = try run.token()
+        let reservation = try run.environment.reservations.cancelReservation(id: id, token: token)
+        let strings = run.strings(token: token)
+        try run.context.emit(json: ReservationDocument(reservation: ReservationSummary(reservation))) {
+          let refunded = reservation.refunded ?? Money.zero(reservation.total.currencyCode)
+          return strings.format(
+            .tripsCancelled, ["id": reservation.id, "amount": refunded.formatted(locale: strings.language.locale)])
+        }
+      })
+  }
+
+  static func export(_ factory: @escaping AccountEnvironment.Factory) -> Command {
+    Command(
+      name: "export",
+      summary: "Export one reservation as an iCalendar file (RFC 5545) that calendar apps import.",
+      arguments: [ArgumentSpec("ID", help: "The reservation's id, from 'trips list'.")],
+      options: [.option("ics", "FILE", help: "Where to write the .ics file; - writes it to stdout.", required: true)],
+      examples: ["res_… --ics trip.ics"],
+      action: { invocation in
+        let id = try invocation.argument(0, name: "ID")
+        let path = try invocation.required("ics")
+        let run = try AccountRun(invocation, factory)
+        let token = try run.token()
+        let reservation = try run.environment.reservations.reservation(id: id, token: token)
+        guard let event = reservation.calendarEvent() else {
+          throw CLIError.refused(
+            "reservation \(id) has no dates to put in a calendar: nothing was written", code: "not_exportable")
+        }
+        let text = ICalendar.document(events: [event], stamp: run.environment.now())
+        if path == "-" {
+          run.console.write(text)
+          return
+        }
+        let url = URL(fileURLWithPath: path)
+        do {
+          try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+          throw CLIError.refused("cannot write \(path): \(error.localizedDescription)", code: "export_failed")
+        }
+        let strings = run.strings(token: token)
+        struct Document: Encodable {
+          var exported: String
+          var file: String
+        }
+        try run.context.emit(json: Document(exported: id, file: url.path)) {
+          strings.format(.tripsExported, ["file": path])
+        }
+      })
+  }
+}
