@@ -1,5 +1,6 @@
 // `travel`: the assembled app; each feature's commands mounted under its noun.
 import Account
+import Backend
 import Booking
 import CarRental
 import Common
@@ -12,7 +13,8 @@ let root = Command(
   subcommands: [
     BookingCommands.root().renamed("flights", summary: "Search and book flights."),
     HotelCommands.root().renamed("hotels", summary: "Search and book hotels."),
-    CarRentalCommands.root().renamed("cars", summary: "Search and book rental cars."),
+    CarRentalCommands.root(environment: CarRentalEnvironment(service: CarRentalWiring.service(context:)))
+      .renamed("cars", summary: "Search and book rental cars."),
     AccountCommands.root().renamed("account", summary: "Sign up, sign in, profile, preferences, cards."),
   ]
 )

@@ -1,23 +1,122 @@
 import Common
+import Foundation
 import Testing
 
 @testable import CarRental
 
+/// The commands against a stub service: parsing, exit statuses and the JSON shape.
 @Suite struct CarRentalCommandsTests {
-  @Test func help_saysPlainlyWhichCommandsExist() {
+  func run(_ arguments: [String], service: CarRentalService = StubCarService()) -> (Int32, Console) {
     let console = Console.capturing()
-    let status = CommandLineTool(root: CarRentalCommands.root()).run(
-      arguments: ["--help"], environment: [:], console: console)
+    let root = CarRentalCommands.root(environment: CarRentalEnvironment { _ in service })
+    let status = CommandLineTool(root: root).run(arguments: arguments, environment: [:], console: console)
+    return (status, console)
+  }
+
+  let week = ["--pickup", "LAX", "--from", "2026-12-20T10:00", "--to", "2026-12-27T10:00"]
+
+  @Test func help_listsTheCommands() {
+    let (status, console) = run(["--help"])
     #expect(status == 0)
     #expect(console.output.hasPrefix("USAGE: car-rental"))
-    #expect(console.output.contains("This version has no"))
+    #expect(console.output.contains("search") && console.output.contains("companies"))
   }
 
   @Test func unknownCommand_exitsTwo() {
-    let console = Console.capturing()
-    let status = CommandLineTool(root: CarRentalCommands.root()).run(
-      arguments: ["nonsense"], environment: [:], console: console)
+    let (status, console) = run(["nonsense"])
     #expect(status == 2)
     #expect(console.errorOutput.contains("nonsense"))
+  }
+
+  @Test func search_json_hasTheContractShape() throws {
+    let (status, console) = run(["search"] + week + ["--json"])
+    #expect(status == 0)
+    let document = try JSONSerialization.jsonObject(with: Data(console.output.utf8)) as? [String: Any]
+    let offers = document?["offers"] as? [[String: Any]]
+    let offer = try #require(offers?.first)
+    #expect(
+      Set(offer.keys)
+        == ["id", "company", "acriss", "category", "pickup", "dropoff", "days", "carsAvailable", "total", "discounts"])
+    #expect(offer["pickup"] as? String == "2026-12-20T10:00:00-08:00")
+    #expect((offer["total"] as? [String: String])?["amount"] == "123.45")
+  }
+
+  @Test func search_human_showsEveryLineAndTheCodeInWords() {
+    let (status, console) = run(["search"] + week)
+    #expect(status == 0)
+    #expect(console.output.contains("Compact, 4-5 door, automatic, air conditioning"))
+    #expect(console.output.contains("Tax"))
+    #expect(console.output.contains("123.45 USD"))
+  }
+
+  @Test func malformedDateTime_exitsTwo() {
+    let (status, console) = run(["search", "--pickup", "LAX", "--from", "2026-12-20", "--to", "2026-12-27T10:00"])
+    #expect(status == 2)
+    #expect(console.errorOutput.contains("YYYY-MM-DDTHH:MM"))
+  }
+
+  @Test func malformedClassPattern_exitsTwo() {
+    let (status, console) = run(["search"] + week + ["--class", "C**"])
+    #expect(status == 2)
+    #expect(console.errorOutput.contains("invalid --class \"C**\""))
+    let (status2, console2) = run(["search"] + week + ["--class", "Y***", "--json"])
+    #expect(status2 == 2)
+    #expect(console2.output.contains("invalid_class_pattern"))
+  }
+
+  @Test func serviceInvalidInput_exitsTwo_refusalExitsOne() {
+    let invalid = StubCarService(error: .invalid("unknown_place", "unknown place \"XXQ\""))
+    #expect(run(["search"] + week, service: invalid).0 == 2)
+    let refused = StubCarService(error: .refused("outside_opening_hours", "closed"))
+    #expect(run(["search"] + week, service: refused).0 == 1)
+  }
+
+  @Test func companies_listsDesks() {
+    let (status, console) = run(["companies", "--pickup", "LAX"])
+    #expect(status == 0)
+    #expect(console.output.contains("Stub Cars"))
+    #expect(console.output.contains("CDAR×3"))
+  }
+}
+
+/// A service with one fixed offer, or one fixed error.
+struct StubCarService: CarRentalService {
+  var error: ServiceError?
+
+  static let company = RentalCompany(
+    id: "stub", name: "Stub Cars", oneWay: OneWayPolicy(allowed: false, sameCountryOnly: true, fee: .zero("USD")))
+  static let location = RentalLocation(
+    id: "LAX", kind: .airport, name: "Los Angeles International Airport", iata: "LAX", city: "Los Angeles",
+    countryCode: "US", timeZoneIdentifier: "America/Los_Angeles")
+
+  static func offer(_ query: CarSearchQuery) -> CarOffer {
+    let code = try! ACRISSCode("CDAR")
+    return CarOffer(
+      id: "car_stub_LAX_LAX_CDAR_\(query.pickup.compact)_\(query.dropoff.compact)_-_12345USD", company: company,
+      pickupLocation: location, dropoffLocation: location, pickup: query.pickup, dropoff: query.dropoff, acriss: code,
+      days: 7, carsAvailable: 3,
+      lines: [
+        PriceLine(kind: .rental, name: "7 days", amount: Money(amount: 110, currency: "USD")),
+        PriceLine(kind: .tax, name: "Tax", amount: Money(amount: Decimal(string: "13.45")!, currency: "USD")),
+      ], total: Money(amount: Decimal(string: "123.45")!, currency: "USD"))
+  }
+
+  func search(_ query: CarSearchQuery) throws -> CarSearchResult {
+    if let error { throw error }
+    return CarSearchResult(offers: [Self.offer(query)], notices: [], currency: "USD")
+  }
+
+  func companies(at place: String) throws -> [CompanyAtPlace] {
+    if let error { throw error }
+    return [
+      CompanyAtPlace(
+        company: Self.company,
+        desks: [CompanyAtPlace.Desk(location: Self.location, hours: .allDay, fleet: [try ACRISSCode("CDAR"): 3])])
+    ]
+  }
+
+  func suggestPlaces(_ prefix: String, limit: Int) -> [CarPlaceSuggestion] {
+    [CarPlaceSuggestion(code: "LAX", label: "LAX — Los Angeles International Airport")]
+      .filter { $0.code.hasPrefix(prefix.uppercased()) }
   }
 }

@@ -1,0 +1,375 @@
+import Common
+import Foundation
+
+/// Where a place text leads among the desks: airport codes, and whether city-centre desks of
+/// those airports' cities count too (a city name or metropolitan code; not a bare airport code).
+public struct CarPlaceMatch: Hashable, Sendable {
+  public var airportCodes: [String]
+  /// City names (with country) whose city-centre desks are included.
+  public var cities: [CarCity]
+  /// How the place is named in messages (`Los Angeles International Airport (LAX)`).
+  public var displayName: String
+
+  public init(airportCodes: [String], cities: [CarCity], displayName: String) {
+    self.airportCodes = airportCodes
+    self.cities = cities
+    self.displayName = displayName
+  }
+}
+
+/// A city name and its ISO 3166-1 alpha-2 country.
+public struct CarCity: Hashable, Sendable {
+  public var name: String
+  public var countryCode: String
+  public init(name: String, countryCode: String) {
+    self.name = name
+    self.countryCode = countryCode
+  }
+}
+
+/// The rentals already taken, for availability. Implemented over SQLite (``SQLiteCarRentals``)
+/// and in memory for tests.
+public protocol CarRentalsStore: Sendable {
+  /// The number of active rentals per (company, location, ACRISS) at `locationIDs` whose period
+  /// overlaps `[from, until)` (UTC instants; periods `[a, b)` and `[c, d)` overlap iff a < d && c < b).
+  func overlappingCounts(locationIDs: [String], from: Date, until: Date) throws -> [CarFleetKey: Int]
+}
+
+/// One fleet of a desk: company, location, ACRISS code.
+public struct CarFleetKey: Hashable, Sendable {
+  public var companyID: String
+  public var locationID: String
+  public var acriss: String
+  public init(companyID: String, locationID: String, acriss: String) {
+    self.companyID = companyID
+    self.locationID = locationID
+    self.acriss = acriss
+  }
+}
+
+/// A store with no rentals at all (searches only).
+public struct NoCarRentals: CarRentalsStore {
+  public init() {}
+  public func overlappingCounts(locationIDs: [String], from: Date, until: Date) throws -> [CarFleetKey: Int] { [:] }
+}
+
+/// The embedded car rental service: inventory + pricing + availability.
+public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
+  /// Resolves a place text, or throws ``ServiceError`` `unknown_place`.
+  public typealias PlaceResolver = @Sendable (String) throws -> CarPlaceMatch
+  /// Converts money into a currency at full precision; throws for an unknown rate.
+  public typealias Converter = @Sendable (Money, String) throws -> Money
+
+  public let inventory: CarInventory
+  public let promotions: CarPromotions
+  let resolvePlace: PlaceResolver
+  let rentals: CarRentalsStore
+  let now: @Sendable () -> Date
+  let isMember: @Sendable () -> Bool
+  let currency: @Sendable () -> String
+  let convert: Converter
+
+  /// - Parameters:
+  ///   - resolvePlace: nil = ``defaultResolver(for:)`` (codes and city names of the desks).
+  ///   - isMember: whether the caller is a signed-in user (member discount).
+  ///   - currency: the user's ISO 4217 currency; prices are shown in it.
+  ///   - convert: nil = only the rate currency is supported (identity).
+  public init(
+    inventory: CarInventory, promotions: CarPromotions, rentals: CarRentalsStore = NoCarRentals(),
+    resolvePlace: PlaceResolver? = nil, now: @escaping @Sendable () -> Date = { Date() },
+    isMember: @escaping @Sendable () -> Bool = { false }, currency: @escaping @Sendable () -> String = { "USD" },
+    convert: Converter? = nil
+  ) {
+    self.inventory = inventory
+    self.promotions = promotions
+    self.rentals = rentals
+    self.resolvePlace = resolvePlace ?? Self.defaultResolver(for: inventory)
+    self.now = now
+    self.isMember = isMember
+    self.currency = currency
+    self.convert =
+      convert ?? { money, code in
+        guard money.currencyCode == code else {
+          throw ServiceError(
+            .unavailable, code: "no_exchange_rate", message: "no exchange rate from \(money.currencyCode) to \(code)")
+        }
+        return money
+      }
+  }
+
+  /// A resolver over the desks alone: an airport code of a desk (airport desks), else a city of
+  /// a desk (case- and diacritic-insensitive; airport and city-centre desks of that city).
+  public static func defaultResolver(for inventory: CarInventory) -> PlaceResolver {
+    let locations = inventory.locations
+    return { text in
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      let upper = trimmed.uppercased()
+      if let airport = locations.first(where: { $0.kind == .airport && $0.iata == upper }) {
+        return CarPlaceMatch(airportCodes: [upper], cities: [], displayName: "\(airport.name) (\(upper))")
+      }
+      let key = Self.fold(trimmed)
+      let matches = locations.filter { Self.fold($0.city) == key }
+      guard let first = matches.first else { throw Self.unknownPlace(text) }
+      return CarPlaceMatch(
+        airportCodes: matches.filter { $0.kind == .airport }.map(\.iata),
+        cities: [CarCity(name: first.city, countryCode: first.countryCode)], displayName: first.city)
+    }
+  }
+
+  static func unknownPlace(_ text: String) -> ServiceError {
+    ServiceError.invalid(
+      "unknown_place", "unknown place \"\(text)\": expected an IATA code like LAX or a city name like Los Angeles")
+  }
+
+  static func fold(_ text: String) -> String {
+    text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+      .lowercased()
+  }
+
+  /// The desks a place match covers, in inventory order.
+  func desks(for match: CarPlaceMatch) -> [CarDesk] {
+    let codes = Set(match.airportCodes)
+    let cities = Set(match.cities.map { "\(Self.fold($0.name))|\($0.countryCode)" })
+    return inventory.desks.filter { desk in
+      switch desk.location.kind {
+      case .airport: codes.contains(desk.location.iata)
+      case .cityCentre:
+        cities.contains("\(Self.fold(desk.location.city))|\(desk.location.countryCode)")
+      }
+    }
+  }
+
+  // MARK: CarRentalService
+
+  public func companies(at place: String) throws -> [CompanyAtPlace] {
+    let desks = desks(for: try resolvePlace(place))
+    return inventory.companies.compactMap { company in
+      let own = desks.filter { $0.company.id == company.id }
+      guard !own.isEmpty else { return nil }
+      return CompanyAtPlace(
+        company: company,
+        desks: own.map { CompanyAtPlace.Desk(location: $0.location, hours: $0.hours, fleet: $0.fleet) })
+    }
+  }
+
+  public func suggestPlaces(_ prefix: String, limit: Int) -> [CarPlaceSuggestion] {
+    let key = Self.fold(prefix.trimmingCharacters(in: .whitespaces))
+    guard !key.isEmpty else { return [] }
+    var suggestions: [CarPlaceSuggestion] = []
+    var seenCities = Set<String>()
+    for location in inventory.locations where suggestions.count < limit {
+      if location.kind == .airport,
+        Self.fold(location.iata).hasPrefix(key) || Self.fold(location.name).hasPrefix(key)
+      {
+        suggestions.append(
+          CarPlaceSuggestion(code: location.iata, label: "\(location.iata) — \(location.name), \(location.city)"))
+      }
+      if Self.fold(location.city).hasPrefix(key), seenCities.insert(location.city).inserted, suggestions.count < limit {
+        suggestions.append(
+          CarPlaceSuggestion(code: location.city, label: "\(location.city), \(location.countryCode) — every desk"))
+      }
+    }
+    return suggestions
+  }
+
+  public func search(_ query: CarSearchQuery) throws -> CarSearchResult {
+    let pickupMatch = try resolvePlace(query.pickupPlace)
+    let dropoffMatch = try query.dropoffPlace.map { try resolvePlace($0) }
+    try Self.validatePeriod(query.pickup, query.dropoff)
+    let company = try query.company.map { text in
+      guard let company = inventory.company(named: text) else {
+        throw ServiceError.invalid(
+          "unknown_company",
+          "unknown company \"\(text)\": expected one of \(inventory.companies.map(\.id).joined(separator: ", "))")
+      }
+      return company
+    }
+    let promo = try query.promoCode.map { try promotions.validate($0, pickup: query.pickup) }
+    let currency = currency()
+    let member = isMember()
+    var desks = desks(for: pickupMatch)
+    if let company { desks = desks.filter { $0.company.id == company.id } }
+    var notices: [String] = []
+    if desks.isEmpty {
+      let who = company.map { "\($0.name) has" } ?? "there are"
+      notices.append("\(who) no rental desks at \(pickupMatch.displayName)")
+      return CarSearchResult(offers: [], notices: notices, currency: currency)
+    }
+    let dropoffDesks = dropoffMatch.map { self.desks(for: $0) }
+    let now = now()
+    // Pick-up in the past: checked at each desk's zone (all desks of a place share one in practice).
+    var closed: [String] = []
+    var candidates: [(desk: CarDesk, dropoff: CarDesk, from: Date, until: Date)] = []
+    for desk in desks {
+      let zone = desk.location.timeZone
+      guard let from = query.pickup.instant(in: zone) else {
+        throw ServiceError.invalid(
+          "invalid_date_time",
+          "pick-up \(query.pickup) does not exist at \(desk.location.id) (clocks change for daylight saving): "
+            + "choose another time")
+      }
+      guard from >= now else {
+        throw ServiceError.invalid(
+          "pickup_in_past",
+          "pick-up \(query.pickup) is in the past at \(desk.location.id) (now \(LocalDateTime(now, in: zone)) there): "
+            + "expected a future local date-time")
+      }
+      guard desk.hours.isOpen(at: query.pickup) else {
+        closed.append(
+          "\(desk.company.name) at \(desk.location.id) is \(desk.hours.describeDay(of: query.pickup)) "
+            + "(pick-up \(query.pickup))")
+        continue
+      }
+      var dropoffDesk = desk
+      if let dropoffDesks {
+        let own = dropoffDesks.filter { $0.company.id == desk.company.id }
+        guard let chosen = own.first(where: { $0.location.id == desk.location.id }) ?? own.first else {
+          notices.append("\(desk.company.name) has no desk at \(dropoffMatch?.displayName ?? "the drop-off place")")
+          continue
+        }
+        if chosen.location.id != desk.location.id {
+          let policy = desk.company.oneWay
+          if !policy.allowed {
+            notices.append("\(desk.company.name) does not rent one-way")
+            continue
+          }
+          if policy.sameCountryOnly && chosen.location.countryCode != desk.location.countryCode {
+            notices.append("\(desk.company.name) rents one-way only within \(desk.location.countryCode)")
+            continue
+          }
+        }
+        dropoffDesk = chosen
+      }
+      guard dropoffDesk.hours.isOpen(at: query.dropoff) else {
+        closed.append(
+          "\(desk.company.name) at \(dropoffDesk.location.id) is \(dropoffDesk.hours.describeDay(of: query.dropoff)) "
+            + "(drop-off \(query.dropoff))")
+        continue
+      }
+      guard let until = query.dropoff.instant(in: dropoffDesk.location.timeZone) else {
+        throw ServiceError.invalid(
+          "invalid_date_time",
+          "drop-off \(query.dropoff) does not exist at \(dropoffDesk.location.id) (clocks change for daylight saving): "
+            + "choose another time")
+      }
+      candidates.append((desk, dropoffDesk, from, until))
+    }
+    if candidates.isEmpty && !closed.isEmpty {
+      throw ServiceError.refused(
+        "outside_opening_hours", "no desk is open at those times: " + closed.joined(separator: "; "))
+    }
+    notices += closed
+    let days = CarPricing.chargedDays(from: query.pickup, to: query.dropoff)
+    var offers: [CarOffer] = []
+    var promoReasons = Set<String>()
+    // One availability query for the whole period (the widest window of the candidates).
+    let booked: [CarFleetKey: Int]
+    if let from = candidates.map(\.from).min(), let until = candidates.map(\.until).max() {
+      booked = try rentals.overlappingCounts(
+        locationIDs: Array(Set(candidates.map(\.desk.location.id))), from: from, until: until)
+    } else {
+      booked = [:]
+    }
+    for candidate in candidates {
+      for (code, count) in candidate.desk.fleet.sorted(by: { $0.key < $1.key }) {
+        if let pattern = query.classPattern, !pattern.matches(code) { continue }
+        let key = CarFleetKey(
+          companyID: candidate.desk.company.id, locationID: candidate.desk.location.id, acriss: code.rawValue)
+        let free = count - (booked[key] ?? 0)
+        guard free > 0 else { continue }
+        let offer = try price(
+          code, desk: candidate.desk, dropoff: candidate.dropoff, pickup: query.pickup, dropoffTime: query.dropoff,
+          days: days, promo: promo, member: member, currency: currency, carsAvailable: free)
+        if let note = offer.promoNote { promoReasons.insert(note) }
+        offers.append(offer)
+      }
+    }
+    notices += promoReasons.sorted()
+    offers.sort { ($0.total.amount, $0.company.id, $0.acriss) < ($1.total.amount, $1.company.id, $1.acriss) }
+    return CarSearchResult(offers: Array(offers.prefix(query.limit)), notices: notices, currency: currency)
+  }
+
+  /// Drop-off after pick-up, at most ``CarPricing/maximumDays`` charged days.
+  static func validatePeriod(_ pickup: LocalDateTime, _ dropoff: LocalDateTime) throws {
+    guard dropoff > pickup else {
+      throw ServiceError.invalid(
+        "dropoff_not_after_pickup",
+        "drop-off \(dropoff) is not after pick-up \(pickup): expected a later local date-time for --to")
+    }
+    let days = CarPricing.chargedDays(from: pickup, to: dropoff)
+    guard days <= CarPricing.maximumDays else {
+      throw ServiceError.invalid(
+        "rental_too_long",
+        "a rental from \(pickup) to \(dropoff) is \(days) days: at most \(CarPricing.maximumDays) days are accepted")
+    }
+  }
+
+  /// Prices one car (see ``CarPricing`` for the rules) and builds its offer.
+  func price(
+    _ code: ACRISSCode, desk: CarDesk, dropoff: CarDesk, pickup: LocalDateTime, dropoffTime: LocalDateTime, days: Int,
+    promo: PromoCode?, member: Bool, currency: String, carsAvailable: Int
+  ) throws -> CarOffer {
+    let rateCurrency = inventory.rateCurrency
+    let daily = try convert(Money(amount: inventory.dailyRate(code, at: desk), currency: rateCurrency), currency)
+    let weekly = try convert(Money(amount: inventory.weeklyRate(code, at: desk), currency: rateCurrency), currency)
+    let charge = CarPricing.rentalCharge(days: days, daily: daily.amount, weekly: weekly.amount)
+    let rental = Money(amount: charge.amount, currency: currency)
+    var lines = [
+      PriceLine(
+        kind: .rental, name: CarPricing.rentalDescription(days: days, daily: daily, weekly: weekly), amount: rental)
+    ]
+    var discounted = rental
+    var promoNote: String?
+    if let promo {
+      if let reason = CarPromotions.reasonNotApplying(promo, company: desk.company, days: days) {
+        promoNote = reason
+      } else {
+        var off: Money
+        switch promo.discount {
+        case .percent(let percent): off = rental * percent / 100
+        case .fixed(let amount): off = try convert(amount, currency)
+        }
+        if off.amount > rental.amount { off = rental }
+        lines.append(PriceLine(kind: .promo, name: "Promo \(promo.code) (\(promo.summary))", amount: -off))
+        discounted = discounted - off
+      }
+    }
+    if member {
+      let percent = inventory.memberDiscountPercent
+      let off = rental * percent / 100
+      lines.append(PriceLine(kind: .member, name: "Member discount (\(percent)% off the rental)", amount: -off))
+      discounted = discounted - off
+    }
+    var taxable = discounted
+    if dropoff.location.id != desk.location.id {
+      let fee = try convert(desk.company.oneWay.fee, currency)
+      lines.append(PriceLine(kind: .oneWayFee, name: "One-way fee (drop-off at \(dropoff.location.id))", amount: fee))
+      taxable = taxable + fee
+    }
+    if desk.location.kind == .airport {
+      let percent = inventory.airportConcessionFeePercent
+      let fee = discounted * percent / 100
+      lines.append(PriceLine(kind: .fee, name: "Airport concession fee (\(percent)%)", amount: fee))
+      taxable = taxable + fee
+    }
+    let taxPercent = inventory.taxPercent(countryCode: desk.location.countryCode)
+    lines.append(
+      PriceLine(
+        kind: .tax, name: "Tax (\(taxPercent)%, \(desk.location.countryCode))", amount: taxable * taxPercent / 100))
+    let total = lines.map(\.amount).sum(in: currency).rounded()
+    let id = CarOfferID(
+      companyID: desk.company.id, pickupLocationID: desk.location.id, dropoffLocationID: dropoff.location.id,
+      acriss: code, pickup: pickup, dropoff: dropoffTime, promoCode: promo?.code, quotedMinorUnits: total.minorUnits,
+      currency: currency)
+    return CarOffer(
+      id: id.description, company: desk.company, pickupLocation: desk.location, dropoffLocation: dropoff.location,
+      pickup: pickup, dropoff: dropoffTime, acriss: code, days: days, carsAvailable: carsAvailable, lines: lines,
+      total: total, promoNote: promoNote)
+  }
+}
+
+extension Money {
+  fileprivate static func / (lhs: Money, rhs: Decimal) -> Money {
+    Money(amount: lhs.amount / rhs, currency: lhs.currencyCode)
+  }
+}

@@ -1,0 +1,134 @@
+import Common
+import Foundation
+import Testing
+
+@testable import Backend
+
+/// Searches against a small fixture of airports, a fixed clock and an in-memory rentals store.
+@Suite struct CarSearchTests {
+  static let sites = [
+    CarSite(
+      iata: "LAX", airportName: "Los Angeles International Airport", city: "Los Angeles", countryCode: "US",
+      timeZoneIdentifier: "America/Los_Angeles"),
+    CarSite(
+      iata: "LHR", airportName: "London Heathrow Airport", city: "London", countryCode: "GB",
+      timeZoneIdentifier: "Europe/London"),
+    CarSite(
+      iata: "SFO", airportName: "San Francisco International Airport", city: "San Francisco", countryCode: "US",
+      timeZoneIdentifier: "America/Los_Angeles"),
+  ]
+  // 2026-11-30T00:00Z
+  static let now = Date(timeIntervalSince1970: 1_796_083_200)
+
+  func engine(member: Bool = false, rentals: CarRentalsStore = NoCarRentals()) throws -> CarRentalEngine {
+    CarRentalEngine(
+      inventory: try CarInventory(sites: Self.sites), promotions: try CarPromotions(), rentals: rentals,
+      now: { Self.now }, isMember: { member })
+  }
+
+  func query(
+    _ place: String = "LAX", from: String = "2026-12-20T10:00", to: String = "2026-12-27T10:00", dropoff: String? = nil,
+    pattern: String? = nil, company: String? = nil, promo: String? = nil
+  ) throws -> CarSearchQuery {
+    CarSearchQuery(
+      pickupPlace: place, dropoffPlace: dropoff, pickup: try LocalDateTime(parsing: from),
+      dropoff: try LocalDateTime(parsing: to), classPattern: try pattern.map { try ACRISSPattern($0) },
+      company: company, promoCode: promo, limit: 1000)
+  }
+
+  func code(_ body: () throws -> Void) -> String? {
+    do {
+      try body()
+      return nil
+    } catch let error as ServiceError {
+      return error.code
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  @Test func inventory_isDeterministic_andHasSixCompanies() throws {
+    let a = try CarInventory(sites: Self.sites)
+    let b = try CarInventory(sites: Self.sites)
+    #expect(a.companies.count >= 6)
+    #expect(a.desks.map(\.location.id) == b.desks.map(\.location.id))
+    #expect(a.desks.map(\.rateFactor) == b.desks.map(\.rateFactor))
+    #expect(a.locations.contains { $0.id == "LAX-CITY" && $0.kind == .cityCentre })
+  }
+
+  @Test func search_weekAtLAX_severalCompanies_sortedByTotal_weeklyRate() throws {
+    let result = try engine().search(try query())
+    #expect(Set(result.offers.map(\.company.id)).count >= 4)
+    #expect(result.offers.map(\.total.amount) == result.offers.map(\.total.amount).sorted())
+    #expect(result.offers.allSatisfy { $0.days == 7 })
+    #expect(result.offers.contains { $0.lines[0].name.contains("weekly rate") })
+  }
+
+  @Test func total_isTheSumOfTheLinesRoundedOnce() throws {
+    for offer in try engine(member: true).search(try query(promo: "WINTER10")).offers {
+      let sum = offer.lines.map(\.amount).sum(in: "USD")
+      #expect(offer.total == sum.rounded())
+      #expect(offer.total.amount == offer.total.rounded().amount)
+    }
+  }
+
+  @Test func promo_lowersTheTotal_andMemberDiscountToo() throws {
+    let plain = try engine().search(try query(pattern: "CDAR", company: "zephyr")).offers[0]
+    let promo = try engine().search(try query(pattern: "CDAR", company: "zephyr", promo: "winter10")).offers[0]
+    let member = try engine(member: true).search(try query(pattern: "CDAR", company: "zephyr")).offers[0]
+    #expect(promo.total.amount < plain.total.amount)
+    #expect(member.total.amount < plain.total.amount)
+    #expect(promo.discounts.count == 1)
+    #expect(member.lines.contains { $0.kind == .member })
+  }
+
+  @Test func promo_notApplying_keepsOfferWithAReason() throws {
+    let result = try engine().search(try query(pattern: "CDAR", promo: "ZEPHYR15"))
+    let orbitless = result.offers.filter { $0.company.id != "zephyr" }
+    #expect(!orbitless.isEmpty)
+    #expect(orbitless.allSatisfy { $0.discounts.isEmpty && $0.promoNote != nil })
+    #expect(result.notices.contains { $0.contains("ZEPHYR15 is not valid with") })
+  }
+
+  @Test func badInputs_areInvalid() throws {
+    let engine = try engine()
+    #expect(code { _ = try engine.search(try query("XXQ")) } == "unknown_place")
+    #expect(code { _ = try engine.search(try query(to: "2026-12-20T09:00")) } == "dropoff_not_after_pickup")
+    #expect(code { _ = try engine.search(try query(to: "2027-02-20T10:00")) } == "rental_too_long")
+    #expect(code { _ = try engine.search(try query(from: "2026-11-01T10:00")) } == "pickup_in_past")
+    #expect(code { _ = try engine.search(try query(promo: "BOGUS")) } == "unknown_promo")
+    #expect(code { _ = try engine.search(try query(promo: "SPRING2026")) } == "expired_promo")
+    #expect(code { _ = try engine.search(try query(company: "nobody")) } == "unknown_company")
+  }
+
+  @Test func sixtyDays_isAccepted() throws {
+    #expect(try !engine().search(try query(to: "2027-02-18T10:00")).offers.isEmpty)
+  }
+
+  @Test func openingHours_closedCityDesk_saysWhy() throws {
+    // 2026-12-20 is a Sunday: city desks of most companies are closed; airports are open.
+    #expect(
+      code { _ = try engine().search(try query("LAX-CITY-never", from: "2026-12-20T03:00")) } == "unknown_place")
+    let result = try engine().search(try query("Los Angeles", from: "2026-12-20T10:00"))
+    #expect(result.notices.contains { $0.contains("closed on Sun") })
+    #expect(
+      code { _ = try engine().search(try query("LAX", from: "2026-12-21T02:00", company: "budgetwheels")) }
+        == "outside_opening_hours")
+  }
+
+  @Test func oneWay_addsTheFee_orIsRefusedByPolicy() throws {
+    let result = try engine().search(try query("LAX", dropoff: "SFO", pattern: "CDAR"))
+    #expect(!result.offers.isEmpty)
+    #expect(result.offers.allSatisfy { $0.lines.contains { $0.kind == .oneWayFee } })
+    #expect(!result.offers.contains { $0.company.id == "budgetwheels" })
+    #expect(result.notices.contains { $0.contains("Budget Wheels does not rent one-way") })
+    let abroad = try engine().search(try query("LAX", dropoff: "LHR", pattern: "****"))
+    #expect(abroad.offers.allSatisfy { !$0.company.oneWay.sameCountryOnly })
+  }
+
+  @Test func classPattern_filters() throws {
+    let result = try engine().search(try query(pattern: "C***"))
+    #expect(!result.offers.isEmpty)
+    #expect(result.offers.allSatisfy { $0.acriss.categoryLetter == "C" })
+  }
+}
