@@ -20,7 +20,7 @@ public struct CarSite: Hashable, Sendable {
   }
 }
 
-/// The rate and fleet model of `Shared/cars/companies.json` (documented in `Sources/Backend/Cars/README.md`).
+/// The rate and fleet model of `Shared/cars/companies.json` (documented in `Shared/cars/README.md`).
 struct CarRentalSpec: Decodable, Sendable {
   struct OneWay: Decodable, Sendable {
     var allowed: Bool
@@ -72,7 +72,7 @@ public struct CarDesk: Hashable, Sendable {
 /// a list of airports ordered busiest first (most routes in the reference data).
 ///
 /// Same inputs, same inventory: nothing is random; per-desk variation comes from a stable FNV-1a
-/// hash of company id and location id. See `Sources/Backend/Cars/README.md` for the model.
+/// hash of company id and location id. See `Shared/cars/README.md` for the model.
 public struct CarInventory: Sendable {
   public let companies: [RentalCompany]
   /// Every desk, in a stable order (company order of the file, then location rank).
