@@ -1,0 +1,132 @@
+import Foundation
+
+extension ReferenceData {
+  /// How many times more prominent than the runner-up a match must be for a name to resolve to
+  /// it without asking (CLI.md, "Places"): 10.
+  public static let dominanceRatio = 10
+
+  /// Resolves what a user typed for a place (CLI.md, "Places"):
+  /// - `lat,lon` in decimal degrees (`48.85,2.35`) → ``Place/coordinate(_:timeZoneIdentifier:)``
+  ///   with the time zone of the nearest airport;
+  /// - an IATA airport code, any case (`sfo`) → ``Place/airport(_:)``; else an IATA metropolitan
+  ///   code (`NYC`, `LON`, `PAR`, `TYO`, `CHI`, `WAS`) → ``Place/metroArea(_:airports:)``. Where a
+  ///   metro code is also an airport's code (`IST`, `DXB`), the airport wins; the city name gives
+  ///   all the airports;
+  /// - a name, diacritic- and case-insensitive (`Zurich`, `sao paulo`), optionally qualified
+  ///   after a comma by a country or region code or country name (`Springfield, US-MO`,
+  ///   `London, CA`): first cities of that name (prominence: population), else metropolitan
+  ///   areas (routes of their airports), else airports whose name or served city it is (their
+  ///   routes). The most prominent wins when it has at least ``dominanceRatio`` times the
+  ///   runner-up's prominence; otherwise it is ambiguous.
+  ///
+  /// A city comes with the airports that serve it (``airports(serving:)``).
+  /// - Throws: ``ServiceError`` of kind `.invalidInput` (exit 2): `invalid_coordinate` for a
+  ///   malformed or out-of-range `lat,lon`; `unknown_place` when nothing matches;
+  ///   `ambiguous_place` listing the candidates (also in `details["candidates"]`, `; `-separated).
+  public func resolvePlace(_ text: String) throws(ServiceError) -> Place {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else {
+      throw .invalid(
+        "unknown_place",
+        "no place given: expected an IATA code like SFO, a city name like Paris, or lat,lon like 48.85,2.35")
+    }
+    if let coordinate = try Coordinate.parse(trimmed) {
+      return .coordinate(coordinate, timeZoneIdentifier: nearestAirport(to: coordinate)?.timeZoneIdentifier ?? "UTC")
+    }
+    let looksLikeCode =
+      trimmed.utf8.count == 3 && trimmed.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic }
+    if looksLikeCode {
+      if let airport = airport(iata: trimmed) { return .airport(airport) }
+      if let area = metroArea(code: trimmed) { return .metroArea(area, airports: airports(of: area)) }
+    }
+    if let place = try resolveName(TextFolding.fold(trimmed), qualifier: nil, text: trimmed) { return place }
+    if let comma = trimmed.lastIndex(of: ",") {
+      let name = TextFolding.fold(String(trimmed[..<comma]))
+      let qualifier = TextFolding.fold(String(trimmed[trimmed.index(after: comma)...]))
+      if !name.isEmpty, !qualifier.isEmpty, let place = try resolveName(name, qualifier: qualifier, text: trimmed) {
+        return place
+      }
+    }
+    if looksLikeCode {
+      throw .invalid(
+        "unknown_place",
+        "unknown airport \"\(trimmed)\": expected an IATA code like SFO or a city name")
+    }
+    throw .invalid(
+      "unknown_place",
+      "unknown place \"\(trimmed)\": expected an IATA airport or city code like SFO or NYC, a city name like Paris, "
+        + "or lat,lon like 48.85,2.35")
+  }
+
+  private struct Candidate {
+    var place: () -> Place
+    var prominence: Int
+    var label: String
+  }
+
+  private func resolveName(_ folded: String, qualifier: String?, text: String) throws(ServiceError) -> Place? {
+    let matches = search.exactMatches(folded).filter { !$0.isCode }
+    func refs(_ kind: PlaceRef.Kind) -> [Int] {
+      var seen = Set<Int>()
+      return matches.filter { $0.ref.kind == kind }.map(\.ref.index).filter { seen.insert($0).inserted }
+    }
+    func matchesCountry(_ iso2: String, region: String? = nil) -> Bool {
+      guard let qualifier else { return true }
+      var accepted = [TextFolding.fold(iso2)]
+      if let name = country(iso2: iso2)?.name { accepted.append(TextFolding.fold(name)) }
+      if let region, !region.isEmpty {
+        accepted.append(TextFolding.fold(region))
+        accepted.append(TextFolding.fold("\(iso2)-\(region)"))
+      }
+      return accepted.contains(qualifier)
+    }
+    let cityCandidates = refs(.city).map { cities[$0] }.filter { matchesCountry($0.countryCode, region: $0.admin1) }
+      .map { city in
+        Candidate(
+          place: { .city(city, airports: self.airports(serving: city)) }, prominence: city.population,
+          label: "\(city.name), \(city.countryCode)\(city.admin1.isEmpty ? "" : "-\(city.admin1)")"
+            + " (population \(Self.grouped(city.population)))")
+      }
+    if let place = try pick(cityCandidates, text: text) { return place }
+    let areaCandidates = refs(.metroArea).filter { matchesCountry(metroAreas[$0].countryCode) }.map { index in
+      let area = metroAreas[index]
+      return Candidate(
+        place: { .metroArea(area, airports: self.airports(of: area)) }, prominence: metroRouteCounts[index] + 1,
+        label: "\(area.name) (\(area.code)), \(area.countryCode)")
+    }
+    if let place = try pick(areaCandidates, text: text) { return place }
+    let airportCandidates = refs(.airport).filter {
+      matchesCountry(airports[$0].countryCode, region: airports[$0].subdivision)
+    }
+    .map { index in
+      let airport = airports[index]
+      return Candidate(
+        place: { .airport(airport) }, prominence: routeCounts[index] + 1,
+        label: "\(airport.name) (\(airport.iata)), \(airport.city), \(airport.countryCode)")
+    }
+    return try pick(airportCandidates, text: text)
+  }
+
+  private func pick(_ candidates: [Candidate], text: String) throws(ServiceError) -> Place? {
+    let sorted = candidates.sorted { $0.prominence > $1.prominence }
+    guard let top = sorted.first else { return nil }
+    guard sorted.count > 1, sorted[1].prominence * Self.dominanceRatio > top.prominence else { return top.place() }
+    let close = sorted.prefix { $0.prominence * Self.dominanceRatio > top.prominence }.prefix(8).map(\.label)
+    throw ServiceError(
+      .invalidInput, code: "ambiguous_place",
+      message: "ambiguous place \"\(text)\": it could be \(close.joined(separator: "; ")); "
+        + "add a country or region after a comma (\"\(text), US\") or use an IATA code",
+      details: ["candidates": close.joined(separator: "; ")])
+  }
+
+  /// `1234567` → `1,234,567`.
+  static func grouped(_ value: Int) -> String {
+    let digits = Array(String(value.magnitude))
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
+      result.append(digit)
+    }
+    return (value < 0 ? "-" : "") + result
+  }
+}

@@ -1,0 +1,457 @@
+import Foundation
+
+/// The world the app is set in: airports, airlines, routes, aircraft types, cities, countries and
+/// IATA metropolitan areas, with lookups, place resolution (``resolvePlace(_:)``) and
+/// autocomplete (``suggestions(for:limit:kinds:)``).
+///
+/// Sources and licences: `Shared/DATA-SOURCES.md` (see ``attribution``). The app loads the
+/// compiled form `Shared/compiled/reference-data.bin` (see ``ReferenceDataCompiler``) once per
+/// process, lazily, on the first call of ``shared()``; a command that never asks for it (such as
+/// `--help`) never reads it. Immutable after loading, so safe to share between threads.
+/// Features take a `ReferenceData` in their initialisers so tests can inject a small one built
+/// with ``init(airports:airlines:routes:aircraftTypes:cities:countries:metroAreas:)``.
+public final class ReferenceData: Sendable {
+  /// The text for an About screen: the data sources and their licences, one per line.
+  public static let attribution = """
+    Airport data: airportsdata (MIT), after mwgg/Airports.
+    Airline and route data: OpenFlights.org (ODbL).
+    City data: GeoNames (CC BY 4.0).
+    """
+
+  /// Airports with an IATA code, sorted by code.
+  public let airports: [Airport]
+  /// Airlines with a valid IATA or ICAO code, in OpenFlights order.
+  public let airlines: [Airline]
+  /// Routes between known airports, sorted by origin, then destination.
+  public let routes: [Route]
+  /// Aircraft types.
+  public let aircraftTypes: [AircraftType]
+  /// Cities of at least 100,000 inhabitants, most populous first.
+  public let cities: [City]
+  /// Countries and territories, sorted by ISO alpha-2 code.
+  public let countries: [Country]
+  /// IATA metropolitan areas, sorted by code.
+  public let metroAreas: [MetroArea]
+
+  let airportIndex: [String: Int]
+  /// For each airport (same index), its outgoing routes: a range of ``routes``.
+  let routeRanges: [Range<Int>]
+  /// For each airport (same index), routes departing plus routes arriving.
+  let routeCounts: [Int]
+  /// Airport indices, most routes first (ties by code).
+  let airportsByRoutes: [Int]
+  /// For each metro area (same index), the route counts of its airports summed.
+  let metroRouteCounts: [Int]
+  let airlineIndex: [String: Int]
+  let aircraftIndex: [String: Int]
+  let countryIndex: [String: Int]
+  let metroIndex: [String: Int]
+  let cityIndex: [Int: Int]
+  let search: SearchIndex
+
+  // MARK: Loading
+
+  private static let loaded: Result<ReferenceData, ServiceError> = {
+    do {
+      let url = try SharedResources.url(ReferenceDataCompiler.compiledPath)
+      guard let data = FileManager.default.contents(atPath: url.path) else {
+        throw SharedResources.Failure.unreadable(path: url.path)
+      }
+      return .success(try ReferenceData(compiled: data))
+    } catch {
+      return .failure(
+        ServiceError(
+          .unavailable, code: "reference_data_unavailable",
+          message: "cannot load the airport and city data: \(error.localizedDescription)"))
+    }
+  }()
+
+  /// The reference data of `Shared/compiled/reference-data.bin`, loaded on first use (a few
+  /// milliseconds) and kept for the life of the process.
+  /// - Throws: ``ServiceError`` `reference_data_unavailable` (kind `.unavailable`, exit 1) when the
+  ///   file is missing, corrupt or of another format version (re-run `Scripts/compile-data`).
+  public static func shared() throws(ServiceError) -> ReferenceData {
+    try loaded.get()
+  }
+
+  /// Decodes a compiled file (the bytes of `Shared/compiled/reference-data.bin`).
+  /// - Throws: ``SharedResources/Failure/malformed(path:reason:)`` when the bytes are not a
+  ///   compiled file of the current ``ReferenceDataCompiler/formatVersion`` or are truncated.
+  public convenience init(compiled data: Data) throws {
+    let (tables, search) = try Self.decode(Array(data))
+    self.init(tables: tables, search: search)
+  }
+
+  /// Reference data from the CSVs of a `Shared/` directory, compiled in memory (slow: for tests
+  /// and the compiler; the app loads the compiled file).
+  public convenience init(compilingCSVsIn sharedDirectory: URL) throws {
+    try self.init(compiled: try ReferenceDataCompiler.compile(sharedDirectory: sharedDirectory))
+  }
+
+  /// Reference data from explicit tables, for tests and previews (builds the search index, so
+  /// keep it small). Routes whose airports are missing are dropped.
+  public convenience init(
+    airports: [Airport], airlines: [Airline] = [], routes: [Route] = [], aircraftTypes: [AircraftType] = [],
+    cities: [City] = [], countries: [Country] = [], metroAreas: [MetroArea] = []
+  ) {
+    var tables = ReferenceTables()
+    tables.airports = airports.sorted { $0.iata < $1.iata }
+    let codes = Set(airports.map(\.iata))
+    tables.routes = routes.filter { codes.contains($0.origin) && codes.contains($0.destination) }
+      .enumerated().sorted {
+        ($0.element.origin, $0.element.destination, $0.offset) < ($1.element.origin, $1.element.destination, $1.offset)
+      }
+      .map(\.element)
+    tables.airlines = airlines
+    tables.aircraftTypes = aircraftTypes
+    tables.cities = cities.sorted { ($0.population, $1.geonameID) > ($1.population, $0.geonameID) }
+    tables.countries = countries.sorted { $0.iso2 < $1.iso2 }
+    tables.metroAreas = metroAreas.sorted { $0.code < $1.code }
+    self.init(tables: tables, search: SearchIndex(items: ReferenceDataCompiler.searchItems(tables)))
+  }
+
+  init(tables: ReferenceTables, search: SearchIndex) {
+    airports = tables.airports
+    airlines = tables.airlines
+    routes = tables.routes
+    aircraftTypes = tables.aircraftTypes
+    cities = tables.cities
+    countries = tables.countries
+    metroAreas = tables.metroAreas
+    self.search = search
+
+    var airportIndex: [String: Int] = [:]
+    airportIndex.reserveCapacity(airports.count)
+    for (index, airport) in airports.enumerated() { airportIndex[airport.iata] = index }
+    self.airportIndex = airportIndex
+
+    var ranges = [Range<Int>](repeating: 0..<0, count: airports.count)
+    var counts = [Int](repeating: 0, count: airports.count)
+    var start = 0
+    while start < routes.count {
+      let origin = routes[start].origin
+      var end = start + 1
+      while end < routes.count && routes[end].origin == origin { end += 1 }
+      if let index = airportIndex[origin] {
+        ranges[index] = start..<end
+        counts[index] += end - start
+      }
+      start = end
+    }
+    for route in routes {
+      if let index = airportIndex[route.destination] { counts[index] += 1 }
+    }
+    routeRanges = ranges
+    routeCounts = counts
+    airportsByRoutes = airports.indices.sorted { (counts[$1], $0) < (counts[$0], $1) }
+
+    var airlineIndex: [String: Int] = [:]
+    for (index, airline) in airlines.enumerated() {
+      for code in [airline.iata, airline.icao] where !code.isEmpty {
+        if let existing = airlineIndex[code], airlines[existing].active || !airline.active { continue }
+        airlineIndex[code] = index
+      }
+    }
+    self.airlineIndex = airlineIndex
+    var aircraftIndex: [String: Int] = [:]
+    for (index, type) in aircraftTypes.enumerated() {
+      for code in [type.iata, type.icao] where !code.isEmpty && aircraftIndex[code] == nil {
+        aircraftIndex[code] = index
+      }
+    }
+    self.aircraftIndex = aircraftIndex
+    countryIndex = Dictionary(countries.enumerated().map { ($1.iso2, $0) }, uniquingKeysWith: { first, _ in first })
+    metroRouteCounts = metroAreas.map { area in
+      area.airportCodes.reduce(0) { $0 + (airportIndex[$1].map { counts[$0] } ?? 0) }
+    }
+    metroIndex = Dictionary(metroAreas.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { first, _ in first })
+    var cityIndex: [Int: Int] = [:]
+    cityIndex.reserveCapacity(cities.count)
+    for (index, city) in cities.enumerated() where cityIndex[city.geonameID] == nil {
+      cityIndex[city.geonameID] = index
+    }
+    self.cityIndex = cityIndex
+  }
+
+  // MARK: Lookups
+
+  /// The airport with IATA code `iata` (any case), or nil.
+  public func airport(iata: String) -> Airport? {
+    airportIndex[iata.uppercased()].map { airports[$0] }
+  }
+
+  /// The airline with IATA 2-character or ICAO 3-letter code `code` (any case); where several
+  /// airlines share a code, the active one. Nil when unknown.
+  public func airline(code: String) -> Airline? {
+    airlineIndex[code.uppercased()].map { airlines[$0] }
+  }
+
+  /// The aircraft type with IATA (`738`) or ICAO (`B738`) code `code`, or nil.
+  public func aircraftType(code: String) -> AircraftType? {
+    aircraftIndex[code.uppercased()].map { aircraftTypes[$0] }
+  }
+
+  /// The country with ISO 3166-1 alpha-2 code `iso2` (any case), or nil.
+  public func country(iso2: String) -> Country? {
+    countryIndex[iso2.uppercased()].map { countries[$0] }
+  }
+
+  /// The main ISO 4217 currency of the country with alpha-2 code `iso2` (`"JP"` → `"JPY"`), for
+  /// pricing in the local currency; nil for an unknown country or one without a currency.
+  public func currencyCode(forCountry iso2: String) -> String? {
+    guard let code = country(iso2: iso2)?.currencyCode, !code.isEmpty else { return nil }
+    return code
+  }
+
+  /// The IATA metropolitan area with code `code` (`NYC`, any case), or nil.
+  public func metroArea(code: String) -> MetroArea? {
+    metroIndex[code.uppercased()].map { metroAreas[$0] }
+  }
+
+  /// The airports of metropolitan area `area`, busiest first.
+  public func airports(of area: MetroArea) -> [Airport] {
+    area.airportCodes.compactMap { airportIndex[$0] }.sorted { (routeCounts[$1], $0) < (routeCounts[$0], $1) }
+      .map { airports[$0] }
+  }
+
+  /// The city with GeoNames id `geonameID`, or nil.
+  public func city(geonameID: Int) -> City? {
+    cityIndex[geonameID].map { cities[$0] }
+  }
+
+  /// The cities named `name` (diacritic- and case-insensitive: "zurich" finds Zürich), most
+  /// populous first.
+  public func cities(named name: String) -> [City] {
+    search.exactMatches(TextFolding.fold(name)).filter { $0.ref.kind == .city }.map { cities[$0.ref.index] }
+  }
+
+  // MARK: Routes
+
+  /// The routes departing from airport `origin` (IATA, any case), sorted by destination; empty
+  /// for an unknown airport.
+  public func routes(from origin: String) -> ArraySlice<Route> {
+    guard let index = airportIndex[origin.uppercased()] else { return [] }
+    return routes[routeRanges[index]]
+  }
+
+  /// The airports with a route from `origin` (IATA codes, sorted, without repeats).
+  public func destinations(from origin: String) -> [String] {
+    var result: [String] = []
+    for route in routes(from: origin) where result.last != route.destination { result.append(route.destination) }
+    return result
+  }
+
+  /// The number of routes departing from or arriving at airport `iata`: the measure of how busy
+  /// an airport is. 0 for an unknown airport.
+  public func routeCount(at iata: String) -> Int {
+    airportIndex[iata.uppercased()].map { routeCounts[$0] } ?? 0
+  }
+
+  /// The `limit` airports with the most routes (departures plus arrivals), busiest first (ATL, …).
+  public func busiestAirports(limit: Int) -> [Airport] {
+    airportsByRoutes.prefix(max(0, limit)).map { airports[$0] }
+  }
+
+  // MARK: Geography
+
+  /// The airports within `radiusKm` kilometres of `center` (great-circle), nearest first, with
+  /// their distance in kilometres. `servedOnly` keeps only airports with at least one route.
+  public func airports(near center: Coordinate, radiusKm: Double, servedOnly: Bool = false) -> [(
+    airport: Airport, distanceKm: Double
+  )] {
+    let box = BoundingBox(center: center, radiusKm: radiusKm)
+    var result: [(airport: Airport, distanceKm: Double)] = []
+    for (index, airport) in airports.enumerated() {
+      if servedOnly && routeCounts[index] == 0 { continue }
+      let point = airport.coordinate
+      guard box.contains(point) else { continue }
+      let distance = Geography.distanceKm(center, point)
+      if distance <= radiusKm { result.append((airport, distance)) }
+    }
+    return result.sorted { ($0.distanceKm, $0.airport.iata) < ($1.distanceKm, $1.airport.iata) }
+  }
+
+  /// The nearest airport to `point`, or nil when there are no airports.
+  public func nearestAirport(to point: Coordinate) -> Airport? {
+    airports.min { Geography.distanceKm(point, $0.coordinate) < Geography.distanceKm(point, $1.coordinate) }
+  }
+
+  /// The radius around a city centre within which an airport with routes serves the city: 50 km.
+  public static let cityAirportRadiusKm = 50.0
+  /// The farther radius searched when no served airport lies within ``cityAirportRadiusKm``: 120 km.
+  public static let cityAirportFallbackRadiusKm = 120.0
+
+  /// The airports that serve `city`, busiest first: those with at least one route within
+  /// ``cityAirportRadiusKm`` of its centre, plus the airports of the same-named metropolitan area
+  /// of its country (London → LHR, LGW, STN, LTN, LCY, SEN); when there is none, the nearest
+  /// served airport within ``cityAirportFallbackRadiusKm``; else none.
+  public func airports(serving city: City) -> [Airport] {
+    var codes = Set(
+      airports(near: city.coordinate, radiusKm: Self.cityAirportRadiusKm, servedOnly: true).map(\.airport.iata))
+    let name = TextFolding.fold(city.name)
+    for area in metroAreas where area.countryCode == city.countryCode && TextFolding.fold(area.name) == name {
+      codes.formUnion(area.airportCodes)
+    }
+    if codes.isEmpty,
+      let nearest = airports(near: city.coordinate, radiusKm: Self.cityAirportFallbackRadiusKm, servedOnly: true).first
+    {
+      codes.insert(nearest.airport.iata)
+    }
+    return codes.compactMap { airportIndex[$0] }.sorted { (routeCounts[$1], $0) < (routeCounts[$0], $1) }
+      .map { airports[$0] }
+  }
+
+  // MARK: Decoding
+
+  private static func decode(_ bytes: [UInt8]) throws -> (ReferenceTables, SearchIndex) {
+    let path = ReferenceDataCompiler.compiledPath
+    func malformed(_ reason: String) -> SharedResources.Failure { .malformed(path: path, reason: reason) }
+    var reader = BinaryReader(bytes)
+    do {
+      guard try reader.raw(ReferenceDataCompiler.magic.count) == ReferenceDataCompiler.magic else {
+        throw malformed("not a compiled reference data file")
+      }
+      let version = try reader.u32()
+      guard version == ReferenceDataCompiler.formatVersion else {
+        throw malformed(
+          "format version \(version), expected \(ReferenceDataCompiler.formatVersion): run Scripts/compile-data")
+      }
+      _ = try reader.u64()  // source checksum: checked by the tests, not at run time
+      let stringCount = try reader.count()
+      guard stringCount <= bytes.count else { throw BinaryReader.Truncated() }
+      var strings: [String] = []
+      strings.reserveCapacity(stringCount)
+      for _ in 0..<stringCount {
+        let length = Int(try reader.u16())
+        strings.append(String(decoding: try reader.raw(length), as: UTF8.self))
+      }
+      func string() throws -> String {
+        let id = Int(try reader.u32())
+        guard id < strings.count else { throw malformed("string \(id) out of range") }
+        return strings[id]
+      }
+      func count() throws -> Int {
+        let value = try reader.count()
+        guard value <= bytes.count else { throw malformed("count \(value) out of range") }
+        return value
+      }
+
+      var tables = ReferenceTables()
+      let airportCount = try count()
+      tables.airports.reserveCapacity(airportCount)
+      for _ in 0..<airportCount {
+        tables.airports.append(
+          Airport(
+            iata: try string(), icao: try string(), name: try string(), city: try string(), subdivision: try string(),
+            countryCode: try string(), latitude: 0, longitude: 0, timeZoneIdentifier: try string()))
+        tables.airports[tables.airports.count - 1].latitude = try reader.f64()
+        tables.airports[tables.airports.count - 1].longitude = try reader.f64()
+      }
+      for _ in 0..<(try count()) {
+        tables.airlines.append(
+          Airline(
+            iata: try string(), icao: try string(), name: try string(), country: try string(),
+            active: try reader.u8() == 1))
+      }
+      for _ in 0..<(try count()) {
+        tables.aircraftTypes.append(AircraftType(name: try string(), iata: try string(), icao: try string()))
+      }
+      for _ in 0..<(try count()) {
+        let iso2 = try string()
+        let iso3 = try string()
+        let name = try string()
+        let continent = try string()
+        let currency = try string()
+        var languages: [String] = []
+        for _ in 0..<(try count()) { languages.append(try string()) }
+        tables.countries.append(
+          Country(
+            iso2: iso2, iso3: iso3, name: name, continent: continent, currencyCode: currency, languages: languages))
+      }
+      let cityCount = try count()
+      tables.cities.reserveCapacity(cityCount)
+      for _ in 0..<cityCount {
+        let id = Int(truncatingIfNeeded: try reader.u64())
+        let name = try string()
+        let country = try string()
+        let admin1 = try string()
+        let zone = try string()
+        tables.cities.append(
+          City(
+            geonameID: id, name: name, countryCode: country, admin1: admin1, latitude: try reader.f64(),
+            longitude: try reader.f64(), population: Int(truncatingIfNeeded: try reader.u64()),
+            timeZoneIdentifier: zone))
+      }
+      for _ in 0..<(try count()) {
+        let code = try string()
+        let name = try string()
+        let country = try string()
+        let zone = try string()
+        var members: [String] = []
+        for _ in 0..<(try count()) { members.append(try string()) }
+        tables.metroAreas.append(
+          MetroArea(
+            code: code, name: name, countryCode: country, airportCodes: members, latitude: try reader.f64(),
+            longitude: try reader.f64(), timeZoneIdentifier: zone))
+      }
+      let routeCount = try count()
+      var rawRoutes: [(airline: String, origin: Int, destination: Int, codeshare: Bool, stops: Int, equipment: Int)] =
+        []
+      rawRoutes.reserveCapacity(routeCount)
+      for _ in 0..<routeCount {
+        rawRoutes.append(
+          (
+            try string(), Int(try reader.u16()), Int(try reader.u16()), try reader.u8() == 1, Int(try reader.u8()),
+            Int(try reader.u32())
+          ))
+      }
+      var equipment: [[String]] = []
+      for _ in 0..<(try count()) {
+        var list: [String] = []
+        for _ in 0..<(try count()) { list.append(try string()) }
+        equipment.append(list)
+      }
+      tables.routes.reserveCapacity(routeCount)
+      for raw in rawRoutes {
+        guard raw.origin < airportCount, raw.destination < airportCount, raw.equipment < equipment.count else {
+          throw malformed("route out of range")
+        }
+        tables.routes.append(
+          Route(
+            airline: raw.airline, origin: tables.airports[raw.origin].iata,
+            destination: tables.airports[raw.destination].iata, codeshare: raw.codeshare, stops: raw.stops,
+            equipment: equipment[raw.equipment]))
+      }
+
+      let text = try reader.raw(try count())
+      let limits: [PlaceRef.Kind: Int] = [
+        .airport: airportCount, .city: tables.cities.count, .metroArea: tables.metroAreas.count,
+      ]
+      var entries: [SearchIndex.Entry] = []
+      let entryCount = try count()
+      entries.reserveCapacity(entryCount)
+      for _ in 0..<entryCount {
+        guard let ref = PlaceRef(raw: try reader.u32()) else { throw malformed("bad search entry") }
+        let start = Int(try reader.u32())
+        let length = Int(try reader.u16())
+        let isCode = try reader.u8() == 1
+        guard ref.index < limits[ref.kind]!, start + length <= text.count else { throw malformed("bad search entry") }
+        entries.append(SearchIndex.Entry(ref: ref, start: start, length: length, isCode: isCode))
+      }
+      var keys: [UInt64] = []
+      let keyCount = try count()
+      keys.reserveCapacity(keyCount)
+      for _ in 0..<keyCount {
+        let key = try reader.u64()
+        guard Int(key >> 16) < entries.count, Int(key & 0xFFFF) < entries[Int(key >> 16)].length else {
+          throw malformed("bad search key")
+        }
+        keys.append(key)
+      }
+      guard reader.isAtEnd else { throw malformed("unexpected bytes after the search index") }
+      return (tables, SearchIndex(text: text, entries: entries, keys: keys))
+    } catch is BinaryReader.Truncated {
+      throw malformed("the file is truncated")
+    }
+  }
+}
