@@ -1,0 +1,323 @@
+import CSQLite
+import Common
+import Foundation
+
+/// SQLite's "copy the value now" destructor, for binding Swift strings and data.
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// A `Database` is safe to share between threads: every call holds the connection's lock, so
+/// calls run one at a time. For parallelism open one `Database` per thread (they coordinate
+/// through SQLite's file locks, like separate processes do).
+///
+/// Writes go through ``write(_:)``, which runs its body in a `BEGIN IMMEDIATE` transaction: the
+/// write lock is taken up front, so two writers never deadlock upgrading a read lock, and a busy
+/// lock is waited for (SQLite's busy timeout, then our own retries with random jitter) instead of
+/// reaching the user as "database is locked".
+public final class Database: @unchecked Sendable {
+  /// How long one attempt waits for a lock inside SQLite (milliseconds).
+  public static let busyTimeoutMilliseconds: Int32 = 2_000
+  /// How many times ``write(_:)`` retries `BEGIN IMMEDIATE` after SQLite's own wait ran out.
+  public static let beginRetries = 12
+
+  private var handle: OpaquePointer?
+  private var statements: [String: OpaquePointer] = [:]
+  private let lock = NSRecursiveLock()
+  private var inTransaction = false
+  /// The file path, or `":memory:"`.
+  public let path: String
+
+  /// Opens (or creates) the database at `path` for reading and writing.
+  ///
+  /// `path` must be a SQLite database, or absent or empty (then a new one is made, owner-only
+  /// `0600`). Nothing is written before the file is known to be a SQLite database, so a corrupt
+  /// or foreign file is left exactly as it was.
+  /// - Throws: ``ServiceError`` `store_unreadable` (`.unavailable`) naming `path` when the file
+  ///   is not a SQLite database; ``SQLiteError`` for other failures.
+  public init(path: String) throws {
+    self.path = path
+    if path != ":memory:" { try Self.createOwnerOnly(path) }
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let status = sqlite3_open_v2(path, &db, flags, nil)
+    guard status == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(db)
+      throw Self.unreadable(path, reason: message)
+    }
+    handle = db
+    sqlite3_extended_result_codes(db, 1)
+    sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
+    // Read the header before anything writes: junk gives SQLITE_NOTADB here.
+    do {
+      _ = try query("SELECT count(*) FROM sqlite_master")
+    } catch let error as SQLiteError where error.code == SQLITE_NOTADB || error.code == SQLITE_CORRUPT {
+      close()
+      throw Self.unreadable(path, reason: "not a SQLite database (\(error.message))")
+    }
+  }
+
+  deinit { close() }
+
+  /// Closes the connection (further calls fail). Called by `deinit`.
+  public func close() {
+    lock.lock()
+    defer { lock.unlock() }
+    for statement in statements.values { sqlite3_finalize(statement) }
+    statements = [:]
+    if let handle { sqlite3_close_v2(handle) }
+    handle = nil
+  }
+
+  static func unreadable(_ path: String, reason: String) -> ServiceError {
+    ServiceError(
+      .unavailable, code: "store_unreadable",
+      message: "the store \(path) cannot be read: \(reason). It was left untouched: move it away or use another "
+        + "--data-dir")
+  }
+
+  /// Creates an empty file `0600` if none exists, so SQLite (and its `-wal`/`-shm` files, which
+  /// copy the database file's mode) never make a world-readable file.
+  private static func createOwnerOnly(_ path: String) throws {
+    let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    if fd >= 0 {
+      _ = Foundation.close(fd)
+    } else if errno != EEXIST {
+      throw unreadable(path, reason: String(cString: strerror(errno)))
+    }
+  }
+
+  // MARK: Statements
+
+  /// Runs one statement (with `?` parameters) that returns no rows.
+  /// - Returns: the number of rows changed.
+  @discardableResult
+  public func run(_ sql: String, _ bindings: any SQLBindable...) throws -> Int {
+    try run(sql, bindings: bindings)
+  }
+
+  /// Runs one statement with an array of bindings. - Returns: rows changed.
+  @discardableResult
+  public func run(_ sql: String, bindings: [any SQLBindable]) throws -> Int {
+    try locked {
+      try step(sql, bindings) { _ in }
+      return Int(sqlite3_changes(handle))
+    }
+  }
+
+  /// Runs one query and returns every row.
+  public func query(_ sql: String, _ bindings: any SQLBindable...) throws -> [Row] {
+    try query(sql, bindings: bindings)
+  }
+
+  /// Runs one query with an array of bindings and returns every row.
+  public func query(_ sql: String, bindings: [any SQLBindable]) throws -> [Row] {
+    try locked {
+      var rows: [Row] = []
+      try step(sql, bindings) { rows.append($0) }
+      return rows
+    }
+  }
+
+  /// The first row of a query, or `nil`.
+  public func queryOne(_ sql: String, _ bindings: any SQLBindable...) throws -> Row? {
+    try query(sql, bindings: bindings).first
+  }
+
+  /// Runs several statements without parameters (migrations, pragmas).
+  public func execute(_ sql: String) throws {
+    try locked {
+      var error: UnsafeMutablePointer<CChar>?
+      let status = sqlite3_exec(handle, sql, nil, nil, &error)
+      if status != SQLITE_OK {
+        let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+        sqlite3_free(error)
+        throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+      }
+    }
+  }
+
+  /// The rowid of the last row inserted on this connection.
+  public var lastInsertRowID: Int64 { locked { sqlite3_last_insert_rowid(handle) } }
+
+  private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
+
+  private func prepared(_ sql: String) throws -> OpaquePointer {
+    guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed", sql: sql) }
+    if let cached = statements[sql] { return cached }
+    var statement: OpaquePointer?
+    let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    guard status == SQLITE_OK, let statement else {
+      throw SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+    statements[sql] = statement
+    return statement
+  }
+
+  private func step(_ sql: String, _ bindings: [any SQLBindable], row: (Row) -> Void) throws {
+    let statement = try prepared(sql)
+    defer {
+      sqlite3_reset(statement)
+      sqlite3_clear_bindings(statement)
+    }
+    let expected = Int(sqlite3_bind_parameter_count(statement))
+    guard expected == bindings.count else {
+      throw SQLiteError(
+        code: SQLITE_RANGE, message: "\(bindings.count) values bound to \(expected) parameters", sql: sql)
+    }
+    for (offset, value) in bindings.enumerated() {
+      let index = Int32(offset + 1)
+      let status: Int32
+      switch value.sqlValue {
+      case .null: status = sqlite3_bind_null(statement, index)
+      case .integer(let int): status = sqlite3_bind_int64(statement, index, int)
+      case .real(let double): status = sqlite3_bind_double(statement, index, double)
+      case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
+      case .blob(let data):
+        status = data.withUnsafeBytes { bytes in
+          sqlite3_bind_blob64(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), sqliteTransient)
+        }
+      }
+      guard status == SQLITE_OK else { throw lastError(sql) }
+    }
+    let columnCount = sqlite3_column_count(statement)
+    var names: [String]?
+    while true {
+      let status = sqlite3_step(statement)
+      if status == SQLITE_DONE { return }
+      guard status == SQLITE_ROW else { throw lastError(sql) }
+      let columns = names ?? (0..<columnCount).map { String(cString: sqlite3_column_name(statement, $0)) }
+      names = columns
+      var values: [SQLValue] = []
+      values.reserveCapacity(Int(columnCount))
+      for index in 0..<columnCount {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(statement, index)))
+        case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(statement, index)))
+        case SQLITE_TEXT:
+          values.append(.text(String(cString: sqlite3_column_text(statement, index))))
+        case SQLITE_BLOB:
+          let count = Int(sqlite3_column_bytes(statement, index))
+          if let bytes = sqlite3_column_blob(statement, index), count > 0 {
+            values.append(.blob(Data(bytes: bytes, count: count)))
+          } else {
+            values.append(.blob(Data()))
+          }
+        default: values.append(.null)
+        }
+      }
+      row(Row(columns: columns, values: values))
+    }
+  }
+
+  private func lastError(_ sql: String?) -> SQLiteError {
+    SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+  }
+
+  // MARK: Transactions
+
+  /// Runs `body` in a write transaction (`BEGIN IMMEDIATE`): committed if it returns, rolled back
+  /// if it throws (the error is rethrown). Nested calls run in a savepoint of the outer transaction.
+  ///
+  /// When another connection or process holds the write lock, SQLite waits up to
+  /// ``busyTimeoutMilliseconds``; after that this retries `BEGIN IMMEDIATE` up to ``beginRetries``
+  /// times with a random, growing pause (jitter, so racing writers spread out). Only when all of
+  /// that fails does it throw a `store_busy` ``SQLiteError``.
+  @discardableResult
+  public func write<T>(_ body: (Database) throws -> T) throws -> T {
+    try locked {
+      if inTransaction { return try savepoint(body) }
+      try beginImmediate()
+      inTransaction = true
+      defer { inTransaction = false }
+      let result: T
+      do {
+        result = try body(self)
+      } catch {
+        try? execute("ROLLBACK")
+        throw error
+      }
+      try commit()
+      return result
+    }
+  }
+
+  /// Runs `body` in a read transaction (`BEGIN DEFERRED`): one consistent snapshot of the file.
+  public func read<T>(_ body: (Database) throws -> T) throws -> T {
+    try locked {
+      if inTransaction { return try body(self) }
+      try execute("BEGIN DEFERRED")
+      inTransaction = true
+      defer { inTransaction = false }
+      do {
+        let result = try body(self)
+        try execute("COMMIT")
+        return result
+      } catch {
+        try? execute("ROLLBACK")
+        throw error
+      }
+    }
+  }
+
+  /// Runs `body` in a savepoint: rolled back to its start (and the error rethrown) if it throws,
+  /// leaving the enclosing transaction alive.
+  public func savepoint<T>(_ body: (Database) throws -> T) throws -> T {
+    try locked {
+      let name = "sp\(UInt32.random(in: 0...UInt32.max))"
+      try execute("SAVEPOINT \(name)")
+      do {
+        let result = try body(self)
+        try execute("RELEASE \(name)")
+        return result
+      } catch {
+        try? execute("ROLLBACK TO \(name)")
+        try? execute("RELEASE \(name)")
+        throw error
+      }
+    }
+  }
+
+  /// Whether a transaction is open on this connection.
+  public var isInTransaction: Bool { locked { inTransaction } }
+
+  private func beginImmediate() throws {
+    var attempt = 0
+    while true {
+      do {
+        try execute("BEGIN IMMEDIATE")
+        return
+      } catch let error as SQLiteError where error.isBusy && attempt < Self.beginRetries {
+        attempt += 1
+        Self.jitterPause(attempt: attempt)
+      }
+    }
+  }
+
+  private func commit() throws {
+    var attempt = 0
+    while true {
+      do {
+        try execute("COMMIT")
+        return
+      } catch let error as SQLiteError where error.isBusy && attempt < Self.beginRetries {
+        attempt += 1
+        Self.jitterPause(attempt: attempt)
+      } catch {
+        try? execute("ROLLBACK")
+        throw error
+      }
+    }
+  }
+
+  /// Sleeps a random time in [0, min(2^attempt × 5 ms, 500 ms)].
+  static func jitterPause(attempt: Int) {
+    let ceiling = min(500.0, 5.0 * pow(2.0, Double(attempt)))
+    usleep(useconds_t(Double.random(in: 0...ceiling) * 1000))
+  }
+}
