@@ -7,7 +7,8 @@ import Testing
 
 @Suite struct StoreTests {
   let migrations = [
-    Migration(id: "test.001", sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, price REAL, data BLOB)"),
+    Migration(
+      id: "test.001", sql: "CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NOT NULL, price REAL, data BLOB)"),
     Migration(id: "test.002", sql: "ALTER TABLE items ADD COLUMN note TEXT"),
   ]
 
@@ -29,9 +30,12 @@ import Testing
     let dir = TemporaryDirectory()
     let db = try Store.open(dataDirectory: dir.url, migrations: migrations)
     db.close()
-    let again = try Store.open(dataDirectory: dir.url, migrations: migrations + [Migration(id: "other.001", sql: "CREATE TABLE x (a)")])
+    let again = try Store.open(
+      dataDirectory: dir.url, migrations: migrations + [Migration(id: "other.001", sql: "CREATE TABLE x (a)")])
     #expect(try Store.appliedIDs(again) == ["test.001", "test.002", "other.001"])
-    let ids = try again.query("SELECT id FROM schema_migrations ORDER BY rowid").map { try $0.get("id", as: String.self) }
+    let ids = try again.query("SELECT id FROM schema_migrations ORDER BY rowid").map {
+      try $0.get("id", as: String.self)
+    }
     #expect(ids == ["test.001", "test.002", "other.001"])
   }
 

@@ -1,5 +1,6 @@
 import Common
 import Foundation
+import Synchronization
 
 /// Accounts, sessions, profile and preferences, stored in the SQLite store.
 ///
@@ -15,7 +16,7 @@ public final class Accounts: AccountService, @unchecked Sendable {
   let hasher: PasswordHasher
   /// A hash of a random password: verified against when the email is unknown, so an unknown
   /// email costs the same time as a wrong password.
-  private let decoyHash: String
+  private let decoy = Mutex<String?>(nil)
 
   /// The minimum password length.
   public static let minimumPasswordLength = 10
@@ -24,11 +25,10 @@ public final class Accounts: AccountService, @unchecked Sendable {
   /// The longest sign-in delay (seconds).
   public static let maximumDelay: TimeInterval = 30
 
-  public init(database: Database, environment: BackendEnvironment = .live) throws {
+  public init(database: Database, environment: BackendEnvironment = .live) {
     self.db = database
     self.environment = environment
     self.hasher = PasswordHasher(parameters: environment.passwordParameters)
-    self.decoyHash = try hasher.hash(Crypto.hex(try Crypto.randomBytes(16)))
   }
 
   /// The delay before answering the `failures`-th failed sign-in in a row: none for the first,
@@ -64,7 +64,7 @@ public final class Accounts: AccountService, @unchecked Sendable {
     try serviceCall {
       let email = try Self.normalizedEmail(email)
       let user = try db.queryOne("SELECT id, password_hash FROM users WHERE email = ?", email)
-      let storedHash: String = try user?.get("password_hash") ?? decoyHash
+      let storedHash: String = try user?.get("password_hash") ?? decoyHash()
       let matches = try hasher.verify(password, against: storedHash)
       let now = environment.now()
       guard matches, let user else {
@@ -121,7 +121,8 @@ public final class Accounts: AccountService, @unchecked Sendable {
       guard let row = try db.queryOne("SELECT email, first_name, last_name FROM users WHERE id = ?", userID) else {
         throw ServiceError.notSignedIn
       }
-      return UserProfile(firstName: try row.get("first_name"), lastName: try row.get("last_name"), email: try row.get("email"))
+      return UserProfile(
+        firstName: try row.get("first_name"), lastName: try row.get("last_name"), email: try row.get("email"))
     }
   }
 
@@ -168,6 +169,14 @@ public final class Accounts: AccountService, @unchecked Sendable {
     }
   }
 
+  /// Made on first use, not at start: a CLI run that never signs in pays no scrypt.
+  private func decoyHash() throws -> String {
+    if let hash = decoy.withLock({ $0 }) { return hash }
+    let hash = try hasher.hash(Crypto.hex(try Crypto.randomBytes(16)))
+    decoy.withLock { $0 = hash }
+    return hash
+  }
+
   // MARK: Sessions (for the other services)
 
   /// The user id of a valid session token.
@@ -185,7 +194,8 @@ public final class Accounts: AccountService, @unchecked Sendable {
     guard expires > environment.now() else {
       _ = try? db.write { db in try db.run("DELETE FROM sessions WHERE token_hash = ?", hash) } as Int
       throw ServiceError(
-        .unauthenticated, code: "session_expired", message: "your session has expired: sign in again: account login --email …")
+        .unauthenticated, code: "session_expired",
+        message: "your session has expired: sign in again: account login --email …")
     }
     return (try row.get("user_id"), expires)
   }
@@ -204,7 +214,8 @@ public final class Accounts: AccountService, @unchecked Sendable {
       normalized.count <= 254 && parts.count == 2 && !parts[0].isEmpty && !normalized.contains(where: \.isWhitespace)
       && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".") && !parts[1].contains("..")
     guard valid else {
-      throw ServiceError.invalid("invalid_email", "invalid email \"\(email)\": expected an address like name@example.com")
+      throw ServiceError.invalid(
+        "invalid_email", "invalid email \"\(email)\": expected an address like name@example.com")
     }
     return normalized
   }
@@ -221,31 +232,15 @@ public final class Accounts: AccountService, @unchecked Sendable {
     .refused("email_taken", "an account with \(email) already exists: sign in with account login --email \(email)")
   }
 
-  /// The preferences in stored form; shape checks only (see ``AccountService/updatePreferences(_:token:)``).
+  /// The preferences in stored form, checked with Common's ``PreferenceValidation`` (the same
+  /// rules the Account feature applies): a known ISO 4217 currency, a language with a string table,
+  /// a home airport of IATA shape (whether it exists is the caller's check against the airports).
   static func checked(_ preferences: Preferences) throws -> Preferences {
     var result = preferences
-    let currency = preferences.currencyCode.trimmingCharacters(in: .whitespaces).uppercased()
-    guard currency.count == 3, (try? Currency.named(currency)) != nil else {
-      throw ServiceError.invalid(
-        "unknown_currency", "unknown currency \"\(preferences.currencyCode)\": expected an ISO 4217 code like USD or EUR")
-    }
-    result.currencyCode = currency
-    let language = preferences.language.trimmingCharacters(in: .whitespaces)
-    let subtags = language.split(separator: "-", omittingEmptySubsequences: false)
-    guard let primary = subtags.first, (2...3).contains(primary.count), primary.allSatisfy({ $0.isASCII && $0.isLetter }),
-      subtags.dropFirst().allSatisfy({ (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
-    else {
-      throw ServiceError.invalid(
-        "unknown_language", "unknown language \"\(preferences.language)\": expected a language tag like en or de")
-    }
-    result.language = primary.lowercased() + subtags.dropFirst().map { "-" + $0 }.joined()
-    if let airport = preferences.homeAirport?.trimmingCharacters(in: .whitespaces), !airport.isEmpty {
-      let code = airport.uppercased()
-      guard code.count == 3, code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
-        throw ServiceError.invalid(
-          "invalid_home_airport", "invalid home airport \"\(airport)\": expected an IATA airport code like SFO or FRA")
-      }
-      result.homeAirport = code
+    result.currencyCode = try PreferenceValidation.currency(preferences.currencyCode)
+    result.language = try PreferenceValidation.language(preferences.language).rawValue
+    if let airport = preferences.homeAirport, !airport.trimmingCharacters(in: .whitespaces).isEmpty {
+      result.homeAirport = try PreferenceValidation.airportCodeShape(airport)
     } else {
       result.homeAirport = nil
     }

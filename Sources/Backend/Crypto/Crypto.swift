@@ -30,7 +30,8 @@ public enum Crypto {
   public static func constantTimeEqual(_ a: Data, _ b: Data) -> Bool {
     guard a.count == b.count else { return false }
     if a.isEmpty { return true }
-    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 } }
+    return a.withUnsafeBytes { x in b.withUnsafeBytes { y in CRYPTO_memcmp(x.baseAddress, y.baseAddress, a.count) == 0 }
+    }
   }
 
   /// Lowercase hexadecimal.

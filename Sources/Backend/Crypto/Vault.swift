@@ -68,13 +68,15 @@ public final class Vault: Sendable {
       nonce.withUnsafeBytes { nonceBytes in
         guard EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nil, nil, nil) == 1,
           EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, nil) == 1,
-          EVP_EncryptInit_ex(ctx, nil, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress,
+          EVP_EncryptInit_ex(
+            ctx, nil, nil, keyBytes.bindMemory(to: UInt8.self).baseAddress,
             nonceBytes.bindMemory(to: UInt8.self).baseAddress) == 1,
           EVP_EncryptUpdate(ctx, nil, &length, aad, Int32(aad.count)) == 1
         else { return false }
         let updated = plaintext.withUnsafeBytes { input in
           ciphertext.withUnsafeMutableBytes { output in
-            EVP_EncryptUpdate(ctx, output.bindMemory(to: UInt8.self).baseAddress, &length,
+            EVP_EncryptUpdate(
+              ctx, output.bindMemory(to: UInt8.self).baseAddress, &length,
               input.bindMemory(to: UInt8.self).baseAddress, Int32(plaintext.count))
           }
         }
@@ -116,7 +118,9 @@ public final class Vault: Sendable {
       else { return false }
       let produced = Int(length)
       guard EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1 else { return false }
-      let final = plaintext.withUnsafeMutableBufferPointer { EVP_DecryptFinal_ex(ctx, $0.baseAddress! + produced, &length) }
+      let final = plaintext.withUnsafeMutableBufferPointer {
+        EVP_DecryptFinal_ex(ctx, $0.baseAddress! + produced, &length)
+      }
       guard final == 1 else { return false }
       plaintext.removeSubrange((produced + Int(length))...)
       return true

@@ -153,7 +153,8 @@ public final class Database: @unchecked Sendable {
     var statement: OpaquePointer?
     let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
     guard status == SQLITE_OK, let statement else {
-      throw SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+      throw SQLiteError(
+        code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
     statements[sql] = statement
     return statement
@@ -180,7 +181,9 @@ public final class Database: @unchecked Sendable {
       case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, sqliteTransient)
       case .blob(let data):
         status = data.withUnsafeBytes { bytes in
-          sqlite3_bind_blob64(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count), sqliteTransient)
+          sqlite3_bind_blob64(
+            statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(bytes.count),
+            sqliteTransient)
         }
       }
       guard status == SQLITE_OK else { throw lastError(sql) }

@@ -39,9 +39,9 @@ public protocol AccountService: Sendable {
   /// The signed-in user's preferences.
   func preferences(token: String) throws -> Preferences
 
-  /// Saves the preferences. The service checks only their shape (currency: three letters, known
-  /// ISO 4217; language: a BCP 47-like tag; home airport: three letters), uppercasing the codes;
-  /// the caller checks them against the reference data first.
+  /// Saves the preferences, checked with ``PreferenceValidation`` (a known ISO 4217 currency, a
+  /// language with a string table, a home airport of IATA shape), in stored form (codes uppercased,
+  /// language tag reduced to its table). Whether the airport exists is the caller's check.
   /// - Throws: `unknown_currency`, `unknown_language`, `invalid_home_airport` (`.invalidInput`).
   func updatePreferences(_ preferences: Preferences, token: String) throws -> Preferences
 }

@@ -1,0 +1,44 @@
+import Common
+import Foundation
+
+/// The embedded backend, opened on one data directory: the store with every module's migrations
+/// and the service objects. The apps' `main.swift` needs one line:
+/// `let services = try BackendServices(dataDirectory: context.dataDirectory)`.
+///
+/// To plug a feature's inventory in: add its migrations to ``migrations`` (its own list,
+/// `flights.001`, …) and register its cancellation policy in ``init(dataDirectory:environment:)``.
+public final class BackendServices: Sendable {
+  /// Every module's migrations, in order. Append a module's list; never reorder.
+  public static let migrations: [Migration] = CoreSchema.migrations
+
+  /// The connection the services share (serialised; see ``Database``).
+  public let database: Database
+  public let accounts: Accounts
+  public let cards: PaymentCards
+  public let gateway: PaymentGateway
+  public let ledger: ReservationLedger
+  public let vault: Vault
+
+  /// Opens `dataDirectory/travel.sqlite3` (and `vault.key`), migrating as needed.
+  /// - Throws: ``ServiceError`` `store_unreadable` for a corrupt or foreign database file (left
+  ///   untouched), `data_dir_unusable`, `vault_unreadable`.
+  public init(dataDirectory: URL, environment: BackendEnvironment = .live) throws {
+    do {
+      database = try Store.open(dataDirectory: dataDirectory, migrations: Self.migrations)
+      vault = try Vault(dataDirectory: dataDirectory)
+    } catch {
+      throw ServiceError.wrapping(error)
+    }
+    accounts = Accounts(database: database, environment: environment)
+    cards = PaymentCards(database: database, accounts: accounts, vault: vault, environment: environment)
+    gateway = PaymentGateway(vault: vault, environment: environment)
+    ledger = ReservationLedger(database: database, accounts: accounts, gateway: gateway, environment: environment)
+  }
+
+  /// The account service (sign-up, sessions, profile, preferences).
+  public var accountService: any AccountService { accounts }
+  /// The payment card service.
+  public var cardService: any PaymentCardService { cards }
+  /// Trips: every kind of reservation.
+  public var reservationService: any ReservationService { ledger }
+}

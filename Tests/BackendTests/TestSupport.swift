@@ -1,0 +1,67 @@
+import CommonTesting
+import Foundation
+import Synchronization
+
+@testable import Backend
+@testable import Common
+
+/// A backend on a fresh temporary directory with a settable clock, recorded sleeps and cheap scrypt.
+final class TestBackend: Sendable {
+  let directory = TemporaryDirectory()
+  let clock = Locked(Date(timeIntervalSince1970: 1_790_000_000))  // 2026-09-21
+  let sleeps = Locked<[TimeInterval]>([])
+  let services: BackendServices
+
+  init() throws {
+    let clock = self.clock
+    let sleeps = self.sleeps
+    let environment = BackendEnvironment(
+      now: { clock.withLock { $0 } }, sleep: { seconds in sleeps.withLock { $0.append(seconds) } },
+      passwordParameters: .fastForTests)
+    self.environment = environment
+    services = try BackendServices(dataDirectory: directory.url, environment: environment)
+  }
+
+  let environment: BackendEnvironment
+
+  /// Another, independent set of services (its own connection) on the same data directory.
+  func secondConnection() throws -> BackendServices {
+    try BackendServices(dataDirectory: directory.url, environment: environment)
+  }
+
+  func advance(_ seconds: TimeInterval) { clock.withLock { $0 += seconds } }
+  var recordedSleeps: [TimeInterval] { sleeps.withLock { $0 } }
+
+  /// Signs up and signs in `email`; returns the session token.
+  @discardableResult
+  func signedIn(_ email: String = "ada@example.com", password: String = "correct horse battery") throws -> String {
+    _ = try services.accounts.signUp(email: email, password: password, firstName: "Ada", lastName: "Lovelace")
+    return try services.accounts.signIn(email: email, password: password).token
+  }
+
+  /// Adds card `number` (expiry 12/2030, CVC 123) for `token`.
+  @discardableResult
+  func addCard(_ number: String = "4242424242424242", token: String) throws -> PaymentCard {
+    try services.cards.addCard(
+      NewPaymentCard(number: number, expiryMonth: 12, expiryYear: 2030, cvc: "123"), token: token)
+  }
+}
+
+/// A value behind a lock, shareable by reference.
+final class Locked<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
+  init(_ value: Value) { mutex = Mutex(value) }
+  func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T { try mutex.withLock { try body(&$0) } }
+}
+
+/// `body`'s ServiceError code, or nil if it did not throw one.
+func errorCode(_ body: () throws -> Void) -> String? {
+  do {
+    try body()
+    return nil
+  } catch let error as ServiceError {
+    return error.code
+  } catch {
+    return "not a ServiceError: \(error)"
+  }
+}
