@@ -7,12 +7,13 @@ import Common
 import Foundation
 import Hotel
 
+let hotelEnvironment = HotelEnvironment(service: { try HotelBackend.service(dataDirectory: $0.dataDirectory) })
 let root = Command(
   name: "travel",
   summary: "A travel app: flights, hotels, rental cars, your account and trips.",
   subcommands: [
     BookingCommands.root().renamed("flights", summary: "Search and book flights."),
-    HotelCommands.root().renamed("hotels", summary: "Search and book hotels."),
+    HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels."),
     CarRentalCommands.root(environment: CarRentalEnvironment(service: CarRentalWiring.service(context:)))
       .renamed("cars", summary: "Search and book rental cars."),
     AccountCommands.root().renamed("account", summary: "Sign up, sign in, profile, preferences, cards."),

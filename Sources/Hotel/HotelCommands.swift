@@ -1,18 +1,389 @@
 import Common
+import Foundation
+
+/// What the hotel commands need from the app that mounts them (wired in `Apps/*/main.swift`).
+public struct HotelEnvironment: Sendable {
+  /// The hotel service for a command's context (its data directory). Called once per command.
+  public var service: @Sendable (CLIContext) throws -> any HotelService
+  /// The clock (default dates of `map`).
+  public var now: @Sendable () -> Date
+
+  public init(
+    service: @escaping @Sendable (CLIContext) throws -> any HotelService,
+    now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.service = service
+    self.now = now
+  }
+
+  /// No backend: every command that needs one fails with exit 1.
+  public static let unavailable = HotelEnvironment(service: { _ in
+    throw CLIError.refused("hotels are not available in this build (no backend wired)", code: "unavailable")
+  })
+}
 
 /// The command tree of the Hotel feature: the root of the standalone `hotel` executable, mounted
-/// as `travel hotels` in the assembled app.
+/// as `travel hotels` in the assembled app. Commands: `search`, `show`, `book`, `map`
+/// (contract: the project's CLI.md, "Hotels").
 public enum HotelCommands {
-  /// The commands this version has. Until the feature lands the tree is empty and its help says
-  /// so plainly.
-  public static func root(name: String = "hotel") -> Command {
+  public static func root(name: String = "hotel", environment: HotelEnvironment = .unavailable) -> Command {
     Command(
       name: name,
       summary: "Hotels: search hotels around real cities and book rooms.",
       discussion: """
-        This version has no hotels commands yet: search, show, book and map are not built. Only --help and
-        --version work.
-        """
+        Hotels are generated around every city of at least 100,000 people (city data: GeoNames, CC BY 4.0).
+        Dates are local dates at the hotel; a stay is [check-in, check-out), 1 to 30 nights.
+        \(HotelCancellation.rule)
+        """,
+      subcommands: [search(environment), show(environment), book(environment), map(environment)]
     )
+  }
+
+  // MARK: search
+
+  static let stayOptions: [OptionSpec] = [
+    .option("check-in", "DATE", help: "First night, YYYY-MM-DD, local date at the hotel."),
+    .option("check-out", "DATE", help: "Departure day, YYYY-MM-DD (after check-in, at most 30 nights)."),
+    .option("guests", "N", help: "Guests (1–20).", default: "1"),
+    .option("rooms", "N", help: "Rooms of the same type (1–9, not more than guests).", default: "1"),
+  ]
+
+  static func search(_ environment: HotelEnvironment) -> Command {
+    Command(
+      name: "search",
+      summary: "Find hotel offers near a place for a stay.",
+      discussion: """
+        PLACE is a city name, an IATA airport or metro code, or lat,lon. Distances are great-circle kilometres.
+        An offer is one room type of one hotel with enough rooms free on every night of the stay.
+        nightlyRate: average nightly rate of one room before taxes; total: whole stay, all rooms, with taxes.
+        """,
+      options: [
+        .option("near", "PLACE", help: "City, IATA code or lat,lon.", required: true),
+        .option("check-in", "DATE", help: "First night, YYYY-MM-DD, local date at the hotel.", required: true),
+        .option(
+          "check-out", "DATE", help: "Departure day, YYYY-MM-DD (after check-in, at most 30 nights).", required: true),
+        stayOptions[2], stayOptions[3],
+        .option("radius-km", "R", help: "Search radius in km (over 0, at most 500).", default: "10"),
+        .option("min-stars", "N", help: "Only hotels with at least N stars (1–5)."),
+        .option(
+          "max-price", "AMOUNT", help: "Highest average nightly rate of one room (in --currency, else the hotel's)."),
+        .option("currency", "CODE", help: "ISO 4217 currency of --max-price (e.g. EUR, USD)."),
+        .option(
+          "amenities", "LIST",
+          help: "Required amenities, comma-separated: \(Amenity.allCases.map(\.rawValue).joined(separator: ","))."),
+        .option("sort", "ORDER", help: "price, distance, stars or rating.", default: "price"),
+        .option("limit", "N", help: "At most N offers (1–1000).", default: "50"),
+      ],
+      examples: [
+        "--near Paris --check-in 2026-12-20 --check-out 2026-12-23 --guests 2",
+        "--near 48.8584,2.2945 --check-in 2026-12-20 --check-out 2026-12-21 --radius-km 2 --sort distance",
+        "--near CDG --check-in 2026-12-20 --check-out 2026-12-22 --min-stars 4 --amenities wifi,spa --json",
+      ],
+      action: { invocation in
+        let request = try searchRequest(invocation)
+        let result = try environment.service(invocation.context).search(request)
+        try invocation.context.emit(json: SearchDocument(offers: result.offers.map(SearchOffer.init))) {
+          HotelText.searchResult(result, request: request)
+        }
+      }
+    )
+  }
+
+  static func searchRequest(_ invocation: Invocation) throws -> HotelSearchRequest {
+    let checkIn = try date(invocation, "check-in", required: true)!
+    let checkOut = try date(invocation, "check-out", required: true)!
+    var request = HotelSearchRequest(
+      place: try invocation.required("near"), checkIn: checkIn, checkOut: checkOut,
+      guests: try whole(invocation, "guests") ?? 1, rooms: try whole(invocation, "rooms") ?? 1,
+      radiusKm: try decimalNumber(invocation, "radius-km").map { NSDecimalNumber(decimal: $0).doubleValue } ?? 10,
+      minStars: try whole(invocation, "min-stars"), maxPrice: try decimalNumber(invocation, "max-price"),
+      currency: invocation.value("currency")?.uppercased(),
+      amenities: try invocation.value("amenities").map(Amenity.parseList) ?? [],
+      limit: try invocation.limit())
+    if let sort = invocation.value("sort") {
+      guard let order = HotelSortOrder(rawValue: sort.lowercased()) else {
+        throw CLIError.usage(
+          "invalid --sort \"\(sort)\": expected one of \(HotelSortOrder.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      request.sort = order
+    }
+    return request
+  }
+
+  // MARK: show
+
+  static func show(_ environment: HotelEnvironment) -> Command {
+    Command(
+      name: "show",
+      summary: "Show a hotel: rooms, amenities, description, reviews; with dates, its offers.",
+      discussion: HotelCancellation.rule,
+      arguments: [ArgumentSpec("HOTEL_ID", help: "A hotel id from a search (h2988507-17).")],
+      options: stayOptions,
+      examples: ["h2988507-17", "h2988507-17 --check-in 2026-12-20 --check-out 2026-12-23 --guests 2"],
+      action: { invocation in
+        let service = try environment.service(invocation.context)
+        let id = try invocation.argument(0, name: "HOTEL_ID")
+        let hotel = try service.hotel(id: id)
+        let details = try service.details(hotelId: id)
+        let checkIn = try date(invocation, "check-in", required: false)
+        let checkOut = try date(invocation, "check-out", required: false)
+        var offers: [HotelOffer]?
+        var policy = HotelCancellation.rule
+        if checkIn != nil || checkOut != nil {
+          guard let checkIn, let checkOut else {
+            throw CLIError.usage(
+              "give both --check-in and --check-out (or neither) for '\(invocation.commandName)'",
+              code: "missing_option")
+          }
+          offers = try service.rooms(
+            hotelId: id, checkIn: checkIn, checkOut: checkOut, guests: try whole(invocation, "guests") ?? 1,
+            rooms: try whole(invocation, "rooms") ?? 1)
+          policy = HotelCancellation.summary(
+            checkIn: checkIn, timeZone: TimeZone(identifier: hotel.timeZone) ?? .gmt)
+        }
+        let document = ShowDocument(hotel: hotel, details: details, offers: offers, cancellationPolicy: policy)
+        try invocation.context.emit(json: document) { HotelText.show(document) }
+      }
+    )
+  }
+
+  // MARK: book
+
+  static func book(_ environment: HotelEnvironment) -> Command {
+    Command(
+      name: "book",
+      summary: "Book an offer for the signed-in user (one transaction: rooms, charge, reservation).",
+      discussion: """
+        Re-checks the offer: if its price rose or it sold out since the search, exits 1 (price_changed with the
+        new offer id, or sold_out) and takes nothing. Without --card the default card is charged.
+        \(HotelCancellation.rule)
+        """,
+      arguments: [ArgumentSpec("OFFER_ID", help: "An offer id from 'search' or 'show'.")],
+      options: [
+        .option("guest", "NAME", help: "The guest's name, \"Given Family\".", required: true),
+        .option("card", "ID", help: "The card to charge (default: your default card)."),
+        .option("idempotency-key", "K", help: "A retry with the same key returns the first reservation."),
+      ],
+      examples: ["hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR --guest \"Ada Lovelace\""],
+      action: { invocation in
+        let offerId = try invocation.argument(0, name: "OFFER_ID")
+        let guest = try guestName(try invocation.required("guest"))
+        guard HotelOfferID(offerId) != nil else {
+          throw CLIError.usage(
+            "invalid offer id \"\(offerId)\": expected an id from 'hotel search', like hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR",
+            code: "invalid_offer")
+        }
+        guard let token = try SessionFile(dataDirectory: invocation.context.dataDirectory).read() else {
+          throw ServiceError.notSignedIn
+        }
+        let service = try environment.service(invocation.context)
+        let reservation = try service.book(
+          offerId: offerId, guestName: guest, cardId: invocation.value("card"),
+          idempotencyKey: invocation.value("idempotency-key"), token: token)
+        try invocation.context.emit(json: ["reservation": reservation]) { HotelText.booked(reservation) }
+      }
+    )
+  }
+
+  // MARK: map
+
+  static func map(_ environment: HotelEnvironment) -> Command {
+    Command(
+      name: "map",
+      summary: "Write an SVG map of the hotels around a place, coloured by price.",
+      discussion: """
+        Each hotel within the radius is a dot coloured by its cheapest nightly rate for the stay (grey: full);
+        the centre and the radius are marked, with a scale bar and a legend. Without dates the stay is one
+        night four weeks from today.
+        """,
+      options: [
+        .option("near", "PLACE", help: "City, IATA code or lat,lon.", required: true),
+        .option("svg", "FILE", help: "Where to write the SVG.", required: true),
+        .option("check-in", "DATE", help: "First night, YYYY-MM-DD.", default: "in 28 days"),
+        .option("check-out", "DATE", help: "Departure day, YYYY-MM-DD.", default: "check-in + 1"),
+        .option("radius-km", "R", help: "Radius in km (over 0, at most 500).", default: "10"),
+        stayOptions[2],
+      ],
+      examples: [
+        "--near Paris --svg paris.svg", "--near Tokyo --check-in 2026-12-20 --check-out 2026-12-23 --svg tokyo.svg",
+      ],
+      action: { invocation in
+        let path = try invocation.required("svg")
+        var checkIn = try date(invocation, "check-in", required: false)
+        var checkOut = try date(invocation, "check-out", required: false)
+        if checkIn == nil && checkOut != nil {
+          throw CLIError.usage("give --check-in with --check-out", code: "missing_option")
+        }
+        if checkIn == nil { checkIn = LocalDate(environment.now(), in: .gmt).adding(days: 28) }
+        if checkOut == nil { checkOut = checkIn!.adding(days: 1) }
+        let radius = try decimalNumber(invocation, "radius-km").map { NSDecimalNumber(decimal: $0).doubleValue } ?? 10
+        let service = try environment.service(invocation.context)
+        let request = HotelSearchRequest(
+          place: try invocation.required("near"), checkIn: checkIn!, checkOut: checkOut!,
+          guests: try whole(invocation, "guests") ?? 1, radiusKm: radius, sort: .price, limit: 1000)
+        let map = try HotelMapData.build(service: service, request: request)
+        let svg = HotelMapSVG(
+          title: "Hotels near \(map.center.name), \(checkIn!) → \(checkOut!)", center: map.center, radiusKm: radius,
+          dots: map.dots)
+        let url = URL(fileURLWithPath: path)
+        do {
+          try Data(svg.render().utf8).write(to: url, options: .atomic)
+        } catch {
+          throw CLIError.refused("cannot write \(path): \(error.localizedDescription)", code: "write_failed")
+        }
+        let priced = map.dots.filter { $0.price != nil }.count
+        try invocation.context.emit(
+          json: ["map": MapDocument(svg: url.path, hotels: map.dots.count, withFreeRooms: priced, center: map.center)]
+        ) {
+          "Wrote \(path): \(map.dots.count) hotels within \(HotelMapSVG.number(radius)) km of \(map.center.name) (\(priced) with free rooms)."
+        }
+      }
+    )
+  }
+
+  // MARK: Parsing
+
+  static func date(_ invocation: Invocation, _ name: String, required: Bool) throws -> LocalDate? {
+    guard let text = required ? try invocation.required(name) : invocation.value(name) else { return nil }
+    guard let date = LocalDate(text) else {
+      throw CLIError.usage(
+        "invalid --\(name) \"\(text)\": expected a date YYYY-MM-DD such as 2026-12-20", code: "invalid_date")
+    }
+    return date
+  }
+
+  static func whole(_ invocation: Invocation, _ name: String) throws -> Int? {
+    guard let text = invocation.value(name) else { return nil }
+    guard let value = Int(text) else {
+      throw CLIError.usage("invalid --\(name) \"\(text)\": expected a whole number")
+    }
+    return value
+  }
+
+  static func decimalNumber(_ invocation: Invocation, _ name: String) throws -> Decimal? {
+    guard let text = invocation.value(name) else { return nil }
+    let body = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+    let parts = body.split(separator: ".", omittingEmptySubsequences: false)
+    guard !body.isEmpty, parts.count <= 2,
+      parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+    else {
+      throw CLIError.usage("invalid --\(name) \"\(text)\": expected a number such as 10 or 12.5")
+    }
+    return value
+  }
+
+  static func guestName(_ text: String) throws -> String {
+    let words = text.split(whereSeparator: \.isWhitespace)
+    guard words.count >= 2, text.count <= 100, words.allSatisfy({ $0.contains(where: \.isLetter) }),
+      !text.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
+    else {
+      throw CLIError.usage(
+        "invalid --guest \"\(text)\": expected the guest's given and family name, like \"Ada Lovelace\"",
+        code: "invalid_guest")
+    }
+    return words.joined(separator: " ")
+  }
+}
+
+/// `{"offers": [...]}` of `search`, with exactly the keys of the CLI contract.
+struct SearchDocument: Encodable {
+  var offers: [SearchOffer]
+}
+
+struct SearchOffer: Encodable {
+  var id: String
+  var hotelId: String
+  var name: String
+  var stars: Int
+  var latitude: Double
+  var longitude: Double
+  var distanceKm: Double
+  var roomType: RoomType
+  var nights: Int
+  var roomsAvailable: Int
+  var nightlyRate: Money
+  var total: Money
+
+  init(_ offer: HotelOffer) {
+    id = offer.id
+    hotelId = offer.hotelId
+    name = offer.name
+    stars = offer.stars
+    latitude = offer.latitude
+    longitude = offer.longitude
+    distanceKm = offer.distanceKm
+    roomType = offer.roomType
+    nights = offer.nights
+    roomsAvailable = offer.roomsAvailable
+    nightlyRate = offer.nightlyRate
+    total = offer.total
+  }
+}
+
+/// `show`'s document.
+struct ShowDocument: Encodable {
+  var hotel: Hotel
+  var details: HotelDetails
+  var offers: [HotelOffer]?
+  var cancellationPolicy: String
+}
+
+struct MapDocument: Encodable {
+  var svg: String
+  var hotels: Int
+  var withFreeRooms: Int
+  var center: HotelSearchCenter
+}
+
+/// Turns a search into map dots: every hotel of the area once, at its cheapest offer.
+enum HotelMapData {
+  static func build(service: any HotelService, request: HotelSearchRequest) throws -> (
+    center: HotelSearchCenter, dots: [HotelMapSVG.Dot]
+  ) {
+    let result = try service.search(request)
+    var cheapest: [String: HotelOffer] = [:]
+    for offer in result.offers
+    where cheapest[offer.hotelId].map({ offer.nightlyRate.amount < $0.nightlyRate.amount }) ?? true {
+      cheapest[offer.hotelId] = offer
+    }
+    // Hotels without a free room: from the map index (every hotel of the area, one by one).
+    let center = result.center
+    let latSpan = request.radiusKm / 111.195
+    let lonSpan = min(180, latSpan / max(0.01, cos(center.latitude * .pi / 180)))
+    let viewport = GeoRect(
+      south: max(-90, center.latitude - latSpan), west: max(-180, center.longitude - lonSpan),
+      north: min(90, center.latitude + latSpan), east: min(180, center.longitude + lonSpan))
+    var dots: [HotelMapSVG.Dot] = []
+    var seen = Set<String>()
+    for marker in try service.mapMarkers(in: viewport, maxMarkers: 10_000) {
+      guard let id = marker.hotelId, !seen.contains(id) else { continue }
+      guard
+        HotelGeometry.kilometres(center.latitude, center.longitude, marker.latitude, marker.longitude)
+          <= request.radiusKm
+      else { continue }
+      seen.insert(id)
+      let offer = cheapest[id]
+      dots.append(
+        HotelMapSVG.Dot(
+          latitude: marker.latitude, longitude: marker.longitude, price: offer?.nightlyRate, name: offer?.name ?? id))
+    }
+    for offer in cheapest.values where !seen.contains(offer.hotelId) {
+      dots.append(
+        HotelMapSVG.Dot(
+          latitude: offer.latitude, longitude: offer.longitude, price: offer.nightlyRate, name: offer.name))
+    }
+    return (center, dots)
+  }
+}
+
+/// Great-circle distance (haversine, mean Earth radius 6371.0088 km), for drawing.
+enum HotelGeometry {
+  static func kilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+    let rad = Double.pi / 180
+    let a =
+      pow(sin((lat2 - lat1) * rad / 2), 2) + cos(lat1 * rad) * cos(lat2 * rad) * pow(sin((lon2 - lon1) * rad / 2), 2)
+    return 2 * 6371.0088 * asin(min(1, a.squareRoot()))
   }
 }

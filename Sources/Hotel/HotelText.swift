@@ -1,0 +1,67 @@
+import Common
+import Foundation
+
+/// The human text of the hotel commands (stdout without `--json`).
+enum HotelText {
+  static func stars(_ n: Int) -> String { String(repeating: "*", count: n) + String(repeating: " ", count: 5 - n) }
+
+  static func searchResult(_ result: HotelSearchResult, request: HotelSearchRequest) -> String {
+    let nights = request.checkIn.days(to: request.checkOut)
+    var lines = [
+      "Hotels within \(HotelMapSVG.number(result.radiusKm)) km of \(result.center.name), \(request.checkIn) → \(request.checkOut) "
+        + "(\(nights) night\(nights == 1 ? "" : "s"), \(request.guests) guest\(request.guests == 1 ? "" : "s"), "
+        + "\(request.rooms) room\(request.rooms == 1 ? "" : "s")): showing \(result.offers.count) of \(result.matched) offers"
+    ]
+    if result.offers.isEmpty {
+      lines.append("No room is free on every night of the stay; try other dates or a larger radius.")
+    }
+    for offer in result.offers {
+      lines.append(
+        "\(stars(offer.stars))  \(String(format: "%4.1f", offer.guestRating))  \(offer.name) — \(offer.roomType.rawValue), "
+          + "\(String(format: "%.1f", offer.distanceKm)) km, \(offer.nightlyRate.amountString) \(offer.nightlyRate.currencyCode)/night, "
+          + "total \(offer.total.amountString) \(offer.total.currencyCode) (\(offer.roomsAvailable) left)")
+      lines.append("      \(offer.id)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func show(_ document: ShowDocument) -> String {
+    let hotel = document.hotel
+    var lines = [
+      "\(hotel.name)  \(String(repeating: "*", count: hotel.stars))  rating \(hotel.guestRating)/10",
+      "\(hotel.address), \(hotel.countryCode) · \(hotel.latitude), \(hotel.longitude) · time zone \(hotel.timeZone) · id \(hotel.id)",
+      "Amenities: \(hotel.amenities.map(\.rawValue).joined(separator: ", "))",
+      "Rooms: "
+        + hotel.rooms.map { "\($0.count) \($0.roomType.rawValue) (sleeps \($0.roomType.capacity))" }.joined(
+          separator: ", "),
+      "",
+      document.details.description,
+      "",
+      "Cancellation: \(document.cancellationPolicy)",
+    ]
+    if let offers = document.offers {
+      lines.append("")
+      lines.append(offers.isEmpty ? "No room type is free on every night of the stay." : "Offers:")
+      for offer in offers {
+        let nightly = offer.nightlyRates.map { "\($0.date) \($0.rate.amountString)" }.joined(separator: ", ")
+        lines.append(
+          "  \(offer.roomType.rawValue): \(offer.nightlyRate.amountString) \(offer.total.currencyCode)/night avg, "
+            + "taxes \(offer.taxes.amountString), total \(offer.total.amountString) \(offer.total.currencyCode) (\(offer.roomsAvailable) left)"
+        )
+        lines.append("    nights: \(nightly)")
+        lines.append("    \(offer.id)")
+      }
+    }
+    lines.append("")
+    lines.append("Reviews:")
+    for review in document.details.reviews {
+      lines.append("  \(review.score)/10 \(review.author), \(review.date): \(review.text)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func booked(_ reservation: Reservation) -> String {
+    "Booked \(reservation.id): \(reservation.summary), total \(reservation.total.amountString) \(reservation.total.currencyCode)"
+      + (reservation.locator.map { ", confirmation \($0)" } ?? "") + ".\n\(HotelCancellation.rule)"
+  }
+}
