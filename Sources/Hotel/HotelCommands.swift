@@ -359,9 +359,9 @@ enum HotelMapData {
     var seen = Set<String>()
     for marker in try service.mapMarkers(in: viewport, maxMarkers: 10_000) {
       guard let id = marker.hotelId, !seen.contains(id) else { continue }
-      guard
-        HotelGeometry.kilometres(center.latitude, center.longitude, marker.latitude, marker.longitude)
-          <= request.radiusKm
+      guard let point = try? Coordinate(latitude: marker.latitude, longitude: marker.longitude),
+        let origin = try? Coordinate(latitude: center.latitude, longitude: center.longitude),
+        Geography.distanceKm(origin, point) <= request.radiusKm
       else { continue }
       seen.insert(id)
       let offer = cheapest[id]
@@ -375,15 +375,5 @@ enum HotelMapData {
           latitude: offer.latitude, longitude: offer.longitude, price: offer.nightlyRate, name: offer.name))
     }
     return (center, dots)
-  }
-}
-
-/// Great-circle distance (haversine, mean Earth radius 6371.0088 km), for drawing.
-enum HotelGeometry {
-  static func kilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-    let rad = Double.pi / 180
-    let a =
-      pow(sin((lat2 - lat1) * rad / 2), 2) + cos(lat1 * rad) * cos(lat2 * rad) * pow(sin((lon2 - lon1) * rad / 2), 2)
-    return 2 * 6371.0088 * asin(min(1, a.squareRoot()))
   }
 }

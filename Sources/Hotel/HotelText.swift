@@ -13,7 +13,8 @@ enum HotelText {
         + "\(request.rooms) room\(request.rooms == 1 ? "" : "s")): showing \(result.offers.count) of \(result.matched) offers"
     ]
     if result.offers.isEmpty {
-      lines.append("No room is free on every night of the stay; try other dates or a larger radius.")
+      lines.append(
+        "No hotel in the area has a room free on every night of the stay; try other dates or a larger --radius-km.")
     }
     for offer in result.offers {
       lines.append(

@@ -45,28 +45,6 @@ enum HotelFixtures {
       world: HotelWorld(cities: cities), inventory: inventory, eurRates: rates, resolvePlace: resolver(cities),
       booker: booker, now: { now })
   }
-
-  /// Every city of `Shared/geonames/cities.csv` with its country's continent and currency (test
-  /// fixture for the world-scale checks).
-  static func allCities() throws -> [HotelWorld.City] {
-    let countries = try CSVTable.shared("geonames/countries.csv")
-    let iso = try countries.column("iso2", in: "countries")
-    let continent = try countries.column("continent", in: "countries")
-    let currency = try countries.column("currency_code", in: "countries")
-    var byCountry: [String: (String, String)] = [:]
-    for row in countries.rows { byCountry[row[iso]] = (row[continent], row[currency]) }
-    let table = try CSVTable.shared("geonames/cities.csv")
-    let columns = try ["geonameid", "name", "country_code", "latitude", "longitude", "population", "timezone"].map {
-      try table.column($0, in: "cities")
-    }
-    return table.rows.map { row in
-      let country = byCountry[row[columns[2]]] ?? ("EU", "EUR")
-      return HotelWorld.City(
-        geonameId: Int(row[columns[0]]) ?? 0, name: row[columns[1]], countryCode: row[columns[2]],
-        continent: country.0, latitude: Double(row[columns[3]]) ?? 0, longitude: Double(row[columns[4]]) ?? 0,
-        population: Int(row[columns[5]]) ?? 0, timeZone: row[columns[6]], currencyCode: country.1)
-    }
-  }
 }
 
 extension LocalDate {

@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test func realCities_giveAtLeast100000Hotels_moreInBiggerCities() throws {
-    let cities = try HotelFixtures.allCities()
+    let cities = HotelBackend.cities(of: try ReferenceData.shared())
     let world = HotelWorld(cities: cities)
     #expect(world.count >= 100_000)
     #expect(cities.allSatisfy { $0.population >= 100_000 })

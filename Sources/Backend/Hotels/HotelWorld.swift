@@ -362,15 +362,15 @@ enum Morton {
   }
 }
 
-/// Great-circle distance on a sphere of radius 6371.0088 km (the IUGG mean Earth radius), by the
-/// haversine formula.
+/// Great-circle distance: the haversine formula of `Geography.distanceKm` on raw degrees (no
+/// `Coordinate` values in the index's inner loop), same Earth radius.
 enum GreatCircle {
   static func kilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
     let rad = Double.pi / 180
     let dLat = (lat2 - lat1) * rad
     let dLon = (lon2 - lon1) * rad
     let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
-    return 2 * 6371.0088 * asin(min(1, a.squareRoot()))
+    return 2 * Geography.earthRadiusKm * asin(min(1, a.squareRoot()))
   }
 }
 
