@@ -9,7 +9,7 @@ import Foundation
 /// `flights.001`, …) and register its cancellation policy in ``init(dataDirectory:environment:)``.
 public final class BackendServices: Sendable {
   /// Every module's migrations, in order. Append a module's list; never reorder.
-  public static let migrations: [Migration] = CoreSchema.migrations
+  public static let migrations: [Migration] = CoreSchema.migrations + HotelStore.migrations
 
   /// The connection the services share (serialised; see ``Database``).
   public let database: Database
@@ -33,6 +33,7 @@ public final class BackendServices: Sendable {
     cards = PaymentCards(database: database, accounts: accounts, vault: vault, environment: environment)
     gateway = PaymentGateway(vault: vault, environment: environment)
     ledger = ReservationLedger(database: database, accounts: accounts, gateway: gateway, environment: environment)
+    ledger.register(.hotel, cancellation: HotelStore.cancellationPolicy)
   }
 
   /// The account service (sign-up, sessions, profile, preferences).

@@ -10,13 +10,20 @@ public enum HotelBackend {
   /// The process's hotel world over every city of the reference data (built once, thread-safe).
   public static func world() throws -> HotelWorld { try cache.get().world }
 
-  /// The hotel service for `dataDirectory`.
-  public static func service(dataDirectory: URL, now: @escaping @Sendable () -> Date = { Date() }) throws -> HotelEngine
+  /// The hotel service over `services` (availability in its store, booking through its ledger).
+  public static func service(services: BackendServices, now: @escaping @Sendable () -> Date = { Date() }) throws
+    -> HotelEngine
   {
     let shared = try cache.get()
     return try HotelEngine(
-      world: shared.world, inventory: InMemoryHotelInventory(), eurRates: shared.rates,
-      resolvePlace: { try resolve($0, in: shared.reference) }, now: now)
+      world: shared.world, inventory: StoredHotelInventory(database: services.database), eurRates: shared.rates,
+      resolvePlace: { try resolve($0, in: shared.reference) }, booker: HotelBookings.booker(ledger: services.ledger),
+      now: now)
+  }
+
+  /// The hotel service for `dataDirectory` (opens the store there).
+  public static func service(dataDirectory: URL) throws -> HotelEngine {
+    try service(services: try BackendServices(dataDirectory: dataDirectory))
   }
 
   final class WorldCache: @unchecked Sendable {

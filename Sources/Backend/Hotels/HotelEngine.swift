@@ -356,6 +356,14 @@ public final class HotelEngine: HotelService, Sendable {
     }
     let id = try parseOffer(offerId)
     let offer = try quote(offerId: offerId)
+    guard offer.total.currencyCode == id.currency, offer.total.minorUnits <= id.quotedMinorUnits else {
+      throw ServiceError.refused(
+        "price_changed",
+        "the price of this offer changed to \(offer.total.amountString) \(offer.total.currencyCode) "
+          + "(was \(Money(minorUnitsOrZero: id.quotedMinorUnits, currency: id.currency).amountString) \(id.currency)): "
+          + "book the new offer \(offer.id) to accept it",
+        details: ["offerId": offer.id, "price": offer.total.amountString, "currency": offer.total.currencyCode])
+    }
     return try booker(offer, try hotel(id: id.hotelId), guestName, cardId, idempotencyKey, token)
   }
 
@@ -369,4 +377,14 @@ public final class HotelEngine: HotelService, Sendable {
     return world.markers(in: viewport, maxMarkers: max(1, min(maxMarkers, 10_000)))
   }
 
+}
+
+extension Money {
+  /// `minor` minor units of `currency` (2 digits for an unknown currency).
+  init(minorUnitsOrZero minor: Int64, currency: String) {
+    var amount = Decimal(minor)
+    let digits = HotelEngine.minorDigits(currency)
+    if digits > 0 { amount /= Decimal(HotelEngine.powerOfTen(digits)) }
+    self.init(amount: amount, currency: currency)
+  }
 }
