@@ -1,35 +1,42 @@
 import CommonUI
 import Foundation
+import Testing
 
 /// Text snapshots of views: renders a view through the test backend's text form and compares it
 /// with a checked-in file.
 ///
-/// Files live beside the test file: `<test dir>/__Snapshots__/<TestFileName>/<name>.txt`.
-/// - A missing snapshot is recorded, and the assertion fails once so that the new file is noticed
-///   (run again: it passes).
+/// Files live beside the test file: `<test dir>/__Snapshots__/<TestFileName>/<name>.txt`
+/// (Package.swift excludes `__Snapshots__` from the test target's sources).
+/// - A difference is recorded as a test issue (Swift Testing) showing both texts line by line.
+/// - A missing snapshot is written, and recorded as an issue once so that the new file is
+///   noticed (run again: it passes).
 /// - **Re-record** after an intended change: run the tests with `RECORD_SNAPSHOTS=1`
 ///   (e.g. `RECORD_SNAPSHOTS=1 swift test --skip-build --filter '^CommonUITests\.'`); every compared
-///   snapshot is rewritten and reported as a failure; review the diff with `git diff`, then run
-///   again without the variable.
+///   snapshot is rewritten and reported as an issue; review with `git diff`, then run again
+///   without the variable.
 ///
 /// ```swift
 /// @Test func list() throws {
 ///   try assertSnapshot(of: List(["a", "b"], state: .init(count: 2)), width: 20, height: 4, named: "list")
 /// }
 /// ```
-/// A failure is a thrown ``SnapshotMismatch`` whose description shows both texts line by line;
-/// Swift Testing and XCTest both report thrown errors as test failures.
+/// - Throws: only when the snapshot file cannot be written.
 public func assertSnapshot(
   of view: some Widget, width: Int, height: Int, named name: String, theme: Theme = .monochrome,
-  filePath: StaticString = #filePath
+  fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
 ) throws {
   let text = view.rendered(width: width, height: height, theme: theme).plainText
-  try assertSnapshot(text, named: name, filePath: filePath)
+  try assertSnapshot(text, named: name, fileID: fileID, filePath: filePath, line: line, column: column)
 }
 
-/// Compares `text` with the snapshot `name` (see ``assertSnapshot(of:width:height:named:theme:filePath:)``).
-public func assertSnapshot(_ text: String, named name: String, filePath: StaticString = #filePath) throws {
-  let testFile = URL(fileURLWithPath: "\(filePath)")
+/// Compares `text` with the snapshot `name` (see ``assertSnapshot(of:width:height:named:theme:fileID:filePath:line:column:)``).
+/// - Throws: only when the snapshot file cannot be written.
+public func assertSnapshot(
+  _ text: String, named name: String, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+  column: Int = #column
+) throws {
+  let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+  let testFile = URL(fileURLWithPath: filePath)
   let directory = testFile.deletingLastPathComponent().appendingPathComponent("__Snapshots__")
     .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)
   let file = directory.appendingPathComponent("\(name).txt")
@@ -39,16 +46,19 @@ public func assertSnapshot(_ text: String, named name: String, filePath: StaticS
   if recording || existing == nil {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     try contents.write(to: file, atomically: true, encoding: .utf8)
-    throw SnapshotMismatch(
+    let mismatch = SnapshotMismatch(
       name: name, path: file.path, expected: existing, actual: contents,
       note: existing == nil ? "recorded a new snapshot; run again" : "re-recorded (RECORD_SNAPSHOTS is set)")
+    Issue.record(Comment(rawValue: mismatch.description), sourceLocation: location)
+    return
   }
   if existing != contents {
-    throw SnapshotMismatch(name: name, path: file.path, expected: existing, actual: contents, note: nil)
+    let mismatch = SnapshotMismatch(name: name, path: file.path, expected: existing, actual: contents, note: nil)
+    Issue.record(Comment(rawValue: mismatch.description), sourceLocation: location)
   }
 }
 
-/// A snapshot that differs from its file (or was just recorded).
+/// A snapshot that differs from its file (or was just recorded): the text of the issue.
 public struct SnapshotMismatch: Error, CustomStringConvertible {
   public var name: String
   public var path: String

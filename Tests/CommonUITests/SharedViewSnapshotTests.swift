@@ -1,0 +1,130 @@
+import Common
+import CommonTesting
+import Foundation
+import Testing
+
+@testable import CommonUI
+
+/// The shared views (calendar picker, price calculator, sign-in form, map) at fixed sizes.
+@Suite struct SharedViewSnapshotTests {
+  let march = LocalDate(year: 2026, month: 3, day: 12)!
+
+  @Test func calendar_navigationAndSingleDate() throws {
+    var state = CalendarPickerState(cursor: march, earliest: LocalDate(year: 2026, month: 3, day: 4))
+    try assertSnapshot(of: CalendarPicker(state: state), width: 30, height: 10, named: "calendar")
+    #expect(state.handle(.right) == .moved)
+    #expect(state.handle(.down) == .moved)
+    #expect(state.cursor == LocalDate(year: 2026, month: 3, day: 20))
+    #expect(state.handle(.pageDown) == .moved)
+    #expect(state.cursor == LocalDate(year: 2026, month: 4, day: 20))
+    #expect(state.handle(.end) == .moved)
+    #expect(state.cursor == LocalDate(year: 2026, month: 4, day: 30))
+    #expect(state.handle(.home) == .moved)
+    #expect(state.cursor == LocalDate(year: 2026, month: 4, day: 1))
+    _ = state.handle(.pageUp)
+    _ = state.handle(.up)
+    #expect(state.cursor == LocalDate(year: 2026, month: 3, day: 4))  // not before the earliest day
+    #expect(state.handle(.enter) == .dateChosen(LocalDate(year: 2026, month: 3, day: 4)!))
+    #expect(state.handle(.tab) == nil)
+  }
+
+  @Test func calendar_monthEndsClampAcrossMonths() {
+    var state = CalendarPickerState(cursor: LocalDate(year: 2026, month: 1, day: 31)!)
+    _ = state.handle(.pageDown)
+    #expect(state.cursor == LocalDate(year: 2026, month: 2, day: 28))
+    state.moveCursor(to: LocalDate(year: 2026, month: 12, day: 15)!)
+    _ = state.handle(.pageDown)
+    #expect(state.cursor == LocalDate(year: 2027, month: 1, day: 15))
+  }
+
+  @Test func calendar_rangeAndPriceShading() throws {
+    var state = CalendarPickerState(cursor: march, selectsRange: true)
+    #expect(state.handle(.enter) == .rangeStarted(march))
+    for _ in 0..<3 { _ = state.handle(.right) }
+    let end = march.adding(days: 3)
+    #expect(state.handle(.enter) == .rangeChosen(DateRange(start: march, end: end)!))
+    #expect(state.range == DateRange(start: march, end: end))
+    var prices: [LocalDate: Money] = [:]
+    for day in 1...31 {
+      prices[LocalDate(year: 2026, month: 3, day: day)!] = Money(amount: Decimal(80 + (day * 37) % 90), currency: "EUR")
+    }
+    let picker = CalendarPicker(state: state, prices: prices)
+    try assertSnapshot(of: picker, width: 30, height: 10, named: "calendar-range-prices")
+    let frame = picker.rendered(width: 30, height: 10)
+    #expect(frame[x: 14, y: 4].style == .reverse)  // 12 March: the range's start
+    #expect(frame[x: 6, y: 5].style == .dim)  // 17 March: 169 EUR, the dearest third
+    #expect(frame[x: 26, y: 2].style == .plain)  // 1 March: 117 EUR, the middle third
+    // A second choice on or before the start starts over.
+    #expect(state.handle(.enter) == .rangeStarted(end))
+    _ = state.handle(.left)
+    #expect(state.handle(.enter) == .rangeStarted(end.adding(days: -1)))
+  }
+
+  @Test func priceCalculator() throws {
+    let view = PriceCalculatorView(
+      lines: [
+        ("Fare (2 adults)", Money(amount: 1224, currency: "EUR")),
+        ("Taxes and airport charges", Money(amount: Decimal(string: "187.46")!, currency: "EUR")),
+        ("Promo SPRING26", Money(amount: -50, currency: "EUR")),
+      ], total: Money(amount: Decimal(string: "1361.46")!, currency: "EUR"))
+    #expect(view.height == 5)
+    try assertSnapshot(of: view, width: 36, height: 5, named: "price-calculator")
+    try assertSnapshot(of: view, width: 24, height: 5, named: "price-calculator-narrow")
+    let yen = PriceCalculatorView(
+      lines: [("3 nights", Money(amount: 45000, currency: "JPY"))], total: Money(amount: 45000, currency: "JPY"),
+      locale: Locale(identifier: "ja_JP"))
+    try assertSnapshot(of: yen, width: 24, height: 3, named: "price-calculator-jpy")
+  }
+
+  @Test func signInForm_keysAndSubmit() throws {
+    var state = SignInFormState()
+    for character in "ada@example.com" { _ = state.handle(.character(character)) }
+    #expect(state.handle(.enter) == .edited)
+    #expect(state.focus == .password)
+    for character in "s3cret!" { _ = state.handle(.character(character)) }
+    #expect(state.isEditingText)
+    try assertSnapshot(of: SignInForm(state: state), width: 40, height: 7, named: "sign-in")
+    #expect(state.handle(.enter) == .submit(email: "ada@example.com", password: "s3cret!"))
+    _ = state.handle(.tab)
+    #expect(state.focus == .submit)
+    #expect(!state.isEditingText)
+    #expect(state.handle(.character("q")) == nil)
+    state.message = "Wrong email or password."
+    state.isSubmitting = true
+    try assertSnapshot(of: SignInForm(state: state), width: 40, height: 7, named: "sign-in-error")
+    #expect(state.handle(.enter) == .edited)
+    _ = state.handle(.backTab)
+    _ = state.handle(.backTab)
+    #expect(state.focus == .email)
+  }
+
+  @Test func map_markersClustersPanAndZoom() throws {
+    let markers = [
+      MapMarker(latitude: 48.8566, longitude: 2.3522, count: 1240),  // Paris
+      MapMarker(latitude: 51.5074, longitude: -0.1278, count: 2),  // London
+      MapMarker(latitude: 40.4168, longitude: -3.7038),  // Madrid
+      MapMarker(latitude: 52.52, longitude: 13.405),  // Berlin
+      MapMarker(latitude: 41.9028, longitude: 12.4964),  // Rome
+      MapMarker(latitude: 35.6762, longitude: 139.6503, count: 56789),  // Tokyo: off screen
+    ]
+    var viewport = MapViewport(latitude: 47, longitude: 5, zoom: 3)
+    let map = MapView(markers: markers, viewport: viewport, title: "Hotels")
+    try assertSnapshot(of: map, width: 40, height: 12, named: "map-europe")
+    func press(_ key: Key) -> Bool { viewport.handle(key) }
+    #expect(press(.character("+")))
+    #expect(viewport.zoom == 4)
+    #expect(press(.left))
+    #expect(viewport.longitude == 5 - 22.5 / 4)
+    #expect(!press(.enter))
+    let region = viewport.region(width: 38, height: 9)
+    #expect(region.contains(latitude: 47, longitude: 0))
+    #expect(!region.contains(latitude: 35.6, longitude: 139.6))
+    try assertSnapshot(
+      of: MapView(markers: markers, viewport: viewport, title: "Hotels"), width: 40, height: 12, named: "map-zoomed")
+    #expect(press(.character("0")))
+    #expect(viewport == MapViewport())
+    #expect(MapView.abbreviated(56789) == "56k")
+    #expect(MapView.abbreviated(1240) == "1.2k")
+    #expect(MapView.abbreviated(2_345_678) == "2.3M")
+  }
+}
