@@ -18,6 +18,7 @@ struct BenchmarkSuite {
     }
     add("coldstart") { coldStart() }
     add("rebuild") { quick ? [] : rebuildRatio() }
+    add("backend") { backendFigures() }
     return figures
   }
 

@@ -8,7 +8,8 @@ import Synchronization
 /// A backend on a fresh temporary directory with a settable clock, recorded sleeps and cheap scrypt.
 final class TestBackend: Sendable {
   let directory = TemporaryDirectory()
-  let clock = Locked(Date(timeIntervalSince1970: 1_790_000_000))  // 2026-09-21
+  /// Starts at the real time (child processes of the multi-process test use the real clock).
+  let clock = Locked(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
   let sleeps = Locked<[TimeInterval]>([])
   let services: BackendServices
 
