@@ -1,7 +1,14 @@
-// `account`: the Account feature on its own.
+// `account`: the Account feature on its own, on the embedded backend.
 import Account
+import Backend
 import Common
 import Foundation
 
-let tool = CommandLineTool(root: AccountCommands.root(name: "account"))
+// The store opens only when a command runs (never for --help or a usage error).
+let environment: AccountEnvironment.Factory = { context in
+  let backend = try BackendServices(dataDirectory: context.dataDirectory)
+  return AccountEnvironment(
+    accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
+}
+let tool = CommandLineTool(root: AccountCommands.root(name: "account", environment: environment))
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

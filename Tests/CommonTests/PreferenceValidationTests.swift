@@ -38,4 +38,15 @@ import Testing
     #expect(throws: ServiceError.self) { try PreferenceValidation.airportCodeShape("SF0") }
     #expect(throws: ServiceError.self) { try PreferenceValidation.airportCodeShape("SFOX") }
   }
+
+  @Test func homeAirport_mustExistInTheReferenceData() throws {
+    #expect(try PreferenceValidation.homeAirport("fra") == "FRA")
+    #expect {
+      try PreferenceValidation.homeAirport("XQX")
+    } throws: { error in
+      let error = error as? ServiceError
+      return error?.code == "invalid_home_airport"
+        && error?.message == "unknown home airport \"XQX\": expected the IATA code of an airport like SFO or FRA"
+    }
+  }
 }

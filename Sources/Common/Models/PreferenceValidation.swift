@@ -41,11 +41,19 @@ public enum PreferenceValidation {
     return appearance
   }
 
-  /// A home airport: an IATA airport code (any case).
+  /// A home airport: the IATA code (any case) of an airport in the reference data
+  /// (`Shared/airports`, through ``ReferenceData``).
   /// - Returns: the upper-case code.
-  /// - Throws: `invalid_home_airport`.
+  /// - Throws: `invalid_home_airport` for a malformed or unknown code; the reference data's
+  ///   error when it cannot be read.
   public static func homeAirport(_ text: String) throws -> String {
-    try airportCodeShape(text)
+    let code = try airportCodeShape(text)
+    guard try ReferenceData.shared().airport(iata: code) != nil else {
+      throw ServiceError.invalid(
+        "invalid_home_airport", "unknown home airport \"\(text)\": expected the IATA code of an airport like SFO or FRA"
+      )
+    }
+    return code
   }
 
   /// The shape of an IATA airport code: three letters, any case.

@@ -25,13 +25,22 @@ final class InMemoryServices: AccountService, PaymentCardService, ReservationSer
   var now = Date(timeIntervalSince1970: 1_796_000_000)  // 2026-11-30
 
   func environment() -> AccountEnvironment.Factory {
-    let services = self
-    return { _ in
-      var calendar = Calendar(identifier: .gregorian)
-      calendar.timeZone = TimeZone(identifier: "UTC")!
-      return AccountEnvironment(
-        accounts: services, cards: services, reservations: services, now: { services.now }, calendar: calendar)
-    }
+    let environment = accountEnvironment()
+    return { _ in environment }
+  }
+
+  /// These services, the clock at ``now`` and a UTC calendar.
+  func accountEnvironment() -> AccountEnvironment {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    return AccountEnvironment(
+      accounts: self, cards: self, reservations: self, now: { [unowned self] in self.now }, calendar: calendar)
+  }
+
+  /// Signs up and signs in Ada; returns her token.
+  func signedInAda() throws -> String {
+    _ = try signUp(email: "ada@example.com", password: "correct horse", firstName: "Ada", lastName: "Lovelace")
+    return try signIn(email: "ada@example.com", password: "correct horse").token
   }
 
   private func user(_ token: String) throws -> String {

@@ -1,0 +1,199 @@
+import CommonTesting
+import Foundation
+import Testing
+
+/// The Account feature end to end: the built `account` and `travel` executables on a fresh data
+/// directory, with secrets on stdin as a script would give them.
+@Suite struct AccountEndToEndTests {
+  static let password = "correct horse battery"
+  static let cardNumber = "4242424242424242"
+
+  /// Runs one command line of `prefix` (`["account"]` or `["travel", "account"]`) on `directory`.
+  struct User {
+    let prefix: [String]
+    let directory: TemporaryDirectory
+
+    @discardableResult
+    func run(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
+      let product = prefix[0]
+      return try ProductRunner().run(
+        product, Array(prefix.dropFirst()) + arguments + ["--data-dir", directory.path], stdin: stdin)
+    }
+  }
+
+  static let prefixes: [[String]] = [["account"], ["travel", "account"]]
+
+  @Test(arguments: prefixes)
+  func newUser_signsUpSignsInEditsProfileSetsPreferencesAddsACard(prefix: [String]) throws {
+    let user = User(prefix: prefix, directory: TemporaryDirectory(prefix: "account-e2e"))
+    let command = prefix.joined(separator: " ")
+
+    let signup = try user.run(
+      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
+      stdin: Self.password + "\n")
+    #expect(signup.status == 0, "\(signup.stderr)")
+    #expect(signup.stdout.contains("Account created for ada@example.com; sign in with: \(command) login --email"))
+
+    let login = try user.run(["login", "--email", "ada@example.com"], stdin: Self.password + "\n")
+    #expect(login.status == 0, "\(login.stderr)")
+    #expect(login.stdout.contains("Welcome, Ada Lovelace"))
+
+    let whoami = try user.run(["whoami", "--json"])
+    #expect(whoami.status == 0)
+    #expect(whoami.stdout.contains("\"email\" : \"ada@example.com\""))
+
+    let blank = try user.run(["profile", "--first-name", "  "])
+    #expect(blank.status == 2)
+    #expect(blank.stderr == "error: First Name is missing\n")
+    let renamed = try user.run(["profile", "--first-name", " Augusta Ada ", "--last-name", "King"])
+    #expect(renamed.status == 0)
+    #expect(renamed.stdout.hasPrefix("Welcome, Augusta Ada King\n"))
+
+    let preferences = try user.run([
+      "preferences", "--currency", "EUR", "--language", "de", "--appearance", "dark", "--home-airport", "FRA",
+    ])
+    #expect(preferences.status == 0, "\(preferences.stderr)")
+    #expect(preferences.stdout.contains("Währung: EUR"))
+    #expect(preferences.stdout.contains("Heimatflughafen: FRA"))
+
+    let add = try user.run(["cards", "add", "--json"], stdin: "4242 4242 4242 4242\n12/30\n123\n")
+    #expect(add.status == 0, "\(add.stderr)")
+    #expect(add.stdout.contains("\"isDefault\" : true"))
+    let cards = try user.run(["cards", "list"])
+    #expect(cards.stdout.contains("Visa •••• 4242"))
+
+    let trips = try user.run(["trips", "list", "--json"])
+    #expect(trips.status == 0)
+    #expect(trips.stdout.contains("\"reservations\" : ["))
+    #expect(try user.run(["trips", "list"]).stdout == "Noch keine Reisen\n")
+
+    let logout = try user.run(["logout"])
+    #expect(logout.status == 0)
+    let after = try user.run(["cards", "list"])
+    #expect(after.status == 1)
+    #expect(after.stderr == "error: sign in first: account login --email …\n")
+  }
+
+  @Test func travelTrips_isTheSameAsAccountTrips() throws {
+    let directory = TemporaryDirectory(prefix: "account-e2e")
+    let user = User(prefix: ["account"], directory: directory)
+    try user.run(
+      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], stdin: Self.password)
+    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    let trips = try ProductRunner().run("travel", ["trips", "list", "--data-dir", directory.path])
+    #expect(trips.status == 0, "\(trips.stderr)")
+    #expect(trips.stdout == "No trips yet\n")
+  }
+
+  @Test func secrets_appearNowhereInTheDataDirectory() throws {
+    let directory = TemporaryDirectory(prefix: "account-e2e")
+    let user = User(prefix: ["account"], directory: directory)
+    try user.run(
+      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], stdin: Self.password)
+    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    let add = try user.run(["cards", "add"], stdin: "\(Self.cardNumber)\n12/30\n123\n")
+    #expect(add.status == 0, "\(add.stderr)")
+    #expect(!add.stdout.contains(Self.cardNumber))
+
+    let files = try #require(FileManager.default.subpathsOfDirectory(atPath: directory.path) as [String]?)
+    #expect(files.contains("session"))
+    var searched = 0
+    for file in files {
+      let path = directory.url.appendingPathComponent(file).path
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        continue
+      }
+      let data = try Data(contentsOf: URL(fileURLWithPath: path))
+      searched += 1
+      for secret in [Self.password, Self.cardNumber, "4242 4242 4242 4242"] {
+        for encoding in [Data(secret.utf8), Data(secret.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })] {
+          #expect(data.range(of: encoding) == nil, "\(file) holds a secret in plain text")
+        }
+      }
+    }
+    #expect(searched >= 2)  // at least the store and the session file
+  }
+
+  @Test func twoUsers_eachSeeOnlyTheirOwnCards() throws {
+    let directory = TemporaryDirectory(prefix: "account-e2e")
+    // Ada and Bob share one store and take turns signing in.
+    let user = User(prefix: ["account"], directory: directory)
+    for (email, number) in [("ada@example.com", "4242424242424242"), ("bob@example.com", "5555555555554444")] {
+      try user.run(["signup", "--email", email, "--first-name", "X", "--last-name", "Y"], stdin: Self.password)
+      try user.run(["login", "--email", email], stdin: Self.password)
+      let add = try user.run(["cards", "add"], stdin: "\(number)\n12/30\n123\n")
+      #expect(add.status == 0, "\(add.stderr)")
+    }
+    // Bob is signed in now.
+    let bobs = try user.run(["cards", "list", "--json"])
+    #expect(bobs.stdout.contains("\"last4\" : \"4444\""))
+    #expect(!bobs.stdout.contains("\"last4\" : \"4242\""))
+    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    let adas = try user.run(["cards", "list", "--json"])
+    #expect(adas.stdout.contains("\"last4\" : \"4242\""))
+    #expect(!adas.stdout.contains("\"last4\" : \"4444\""))
+    // Ada cannot remove or pick Bob's card: it is "not found" for her.
+    try user.run(["login", "--email", "bob@example.com"], stdin: Self.password)
+    let bobCardID = try #require(Self.firstCardID(try user.run(["cards", "list", "--json"]).stdout))
+    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    #expect(try user.run(["cards", "remove", bobCardID]).status == 1)
+    #expect(try user.run(["cards", "default", bobCardID]).status == 1)
+    #expect(try user.run(["trips", "show", "res_doesnotexist"]).status == 1)
+  }
+
+  static func firstCardID(_ json: String) -> String? {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
+      let cards = object["cards"] as? [[String: Any]]
+    else { return nil }
+    return cards.first?["id"] as? String
+  }
+
+  @Test func badInput_givesTheContractExitCodeAndChangesNothing() throws {
+    let directory = TemporaryDirectory(prefix: "account-e2e")
+    let user = User(prefix: ["account"], directory: directory)
+    func expect(_ arguments: [String], stdin: String = "", status: Int32, _ message: String) throws {
+      let result = try user.run(arguments, stdin: stdin)
+      #expect(result.status == status, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
+    let signup = ["signup", "--first-name", "Ada", "--last-name", "L", "--email"]
+    try expect(signup + ["ada.example.com"], stdin: Self.password, status: 2, "invalid email \"ada.example.com\"")
+    try expect(signup + ["ada@example.com"], stdin: "short\n", status: 2, "password is too short")
+    try expect(["login", "--email", "ada@example.com"], stdin: Self.password, status: 1, "email or password is wrong")
+    try user.run(signup + ["ada@example.com"], stdin: Self.password)
+    try expect(
+      ["login", "--email", "ada@example.com"], stdin: "wrong password", status: 1, "email or password is wrong")
+
+    // An unknown session token.
+    try Data("0000000000000000000000000000000000000000000000000000000000000000\n".utf8).write(
+      to: directory.url.appendingPathComponent("session"))
+    try expect(["whoami"], status: 1, "sign in")
+
+    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    try expect(
+      ["cards", "add"], stdin: "4242424242424241\n12/30\n123\n", status: 2, "card number fails the Luhn check")
+    try expect(["cards", "add"], stdin: "4242424242424242\n09/24\n123\n", status: 2, "card expired 09/24")
+    try expect(["cards", "add"], stdin: "4242424242424242\n12/30\n12\n", status: 2, "CVC must be 3 digits for Visa")
+    #expect(try user.run(["cards", "list"]).stdout.contains("No payment cards yet"))
+    try expect(["preferences", "--currency", "XYZ"], status: 2, "unknown currency \"XYZ\"")
+    try expect(["preferences", "--language", "tlh"], status: 2, "unknown language \"tlh\"")
+    try expect(["preferences", "--home-airport", "XQX"], status: 2, "XQX")
+    let preferences = try user.run(["preferences", "--json"])
+    #expect(preferences.stdout.contains("\"currency\" : \"USD\""))
+    #expect(preferences.stdout.contains("\"homeAirport\" : null"))
+  }
+
+  @Test func corruptedStore_isAClearErrorAndTheFileIsLeftUntouched() throws {
+    let directory = TemporaryDirectory(prefix: "account-e2e")
+    let store = directory.url.appendingPathComponent("travel.sqlite3")
+    let garbage = Data("this is not a database, it is a shopping list: eggs, milk\n".utf8)
+    try garbage.write(to: store)
+    let result = try ProductRunner().run(
+      "account", ["login", "--email", "ada@example.com", "--data-dir", directory.path], stdin: Self.password)
+    #expect(result.status == 1)
+    #expect(!result.stderr.isEmpty)
+    #expect(!result.stderr.contains("Fatal error"))
+    #expect(try Data(contentsOf: store) == garbage)
+  }
+}
