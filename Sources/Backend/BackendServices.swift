@@ -9,7 +9,8 @@ import Foundation
 /// `flights.001`, …) and register its cancellation policy in ``init(dataDirectory:environment:)``.
 public final class BackendServices: Sendable {
   /// Every module's migrations, in order. Append a module's list; never reorder.
-  public static let migrations: [Migration] = CoreSchema.migrations + HotelStore.migrations
+  public static let migrations: [Migration] =
+    CoreSchema.migrations + HotelStore.migrations + CarRentalSchema.migrations
 
   /// The connection the services share (serialised; see ``Database``).
   public let database: Database
@@ -34,6 +35,7 @@ public final class BackendServices: Sendable {
     gateway = PaymentGateway(vault: vault, environment: environment)
     ledger = ReservationLedger(database: database, accounts: accounts, gateway: gateway, environment: environment)
     ledger.register(.hotel, cancellation: HotelStore.cancellationPolicy)
+    ledger.register(.car, cancellation: SQLiteCarRentals.cancellation)
   }
 
   /// The account service (sign-up, sessions, profile, preferences).

@@ -29,7 +29,7 @@ public enum CarRentalCommands {
         rate when that is cheaper. An unknown, expired or not yet valid --promo is invalid input (exit 2); a
         valid code that does not fit an offer (company, minimum days) leaves that offer without it and says why.
         """,
-      subcommands: [search(environment), companies(environment)]
+      subcommands: [search(environment), companies(environment), book(environment)]
     )
   }
 

@@ -71,6 +71,21 @@ import Testing
     #expect(run(["search"] + week, service: refused).0 == 1)
   }
 
+  @Test func book_json_isAReservationOfKindCar() throws {
+    let id = "car_stub_LAX_LAX_CDAR_202612201000_202612271000_-_12345USD"
+    let (status, console) = run(["book", id, "--driver", "Ada Lovelace", "--json"])
+    #expect(status == 0)
+    let document = try JSONSerialization.jsonObject(with: Data(console.output.utf8)) as? [String: Any]
+    let reservation = try #require(document?["reservation"] as? [String: Any])
+    #expect(reservation["kind"] as? String == "car")
+    #expect(reservation["status"] as? String == "confirmed")
+    #expect(reservation["startsAt"] == nil || reservation["startsAt"] is String)
+  }
+
+  @Test func book_withoutDriver_exitsTwo() {
+    #expect(run(["book", "car_x"]).0 == 2)
+  }
+
   @Test func companies_listsDesks() {
     let (status, console) = run(["companies", "--pickup", "LAX"])
     #expect(status == 0)
@@ -113,6 +128,14 @@ struct StubCarService: CarRentalService {
         company: Self.company,
         desks: [CompanyAtPlace.Desk(location: Self.location, hours: .allDay, fleet: [try ACRISSCode("CDAR"): 3])])
     ]
+  }
+
+  func book(_ request: CarBookingRequest) throws -> Reservation {
+    if let error { throw error }
+    return Reservation(
+      id: "res_1", kind: .car, status: .confirmed, total: Money(amount: Decimal(string: "123.45")!, currency: "USD"),
+      createdAt: Date(timeIntervalSince1970: 0), summary: "Stub Cars CDAR", locator: "ABC123",
+      details: ["driver": .string(request.driverName), "timeZone": .string("America/Los_Angeles")])
   }
 
   func suggestPlaces(_ prefix: String, limit: Int) -> [CarPlaceSuggestion] {

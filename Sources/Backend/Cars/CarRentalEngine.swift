@@ -1,38 +1,29 @@
 import Common
 import Foundation
 
-/// Where a place text leads among the desks: airport codes, and whether city-centre desks of
-/// those airports' cities count too (a city name or metropolitan code; not a bare airport code).
+/// Where a place text leads among the desks: the airports whose airport desks count, and the
+/// airports whose city-centre desks (`<IATA>-CITY`) count too (for a city name or metropolitan
+/// code; empty for a bare airport code).
 public struct CarPlaceMatch: Hashable, Sendable {
   public var airportCodes: [String]
-  /// City names (with country) whose city-centre desks are included.
-  public var cities: [CarCity]
+  public var cityCentreAirportCodes: [String]
   /// How the place is named in messages (`Los Angeles International Airport (LAX)`).
   public var displayName: String
 
-  public init(airportCodes: [String], cities: [CarCity], displayName: String) {
+  public init(airportCodes: [String], cityCentreAirportCodes: [String], displayName: String) {
     self.airportCodes = airportCodes
-    self.cities = cities
+    self.cityCentreAirportCodes = cityCentreAirportCodes
     self.displayName = displayName
-  }
-}
-
-/// A city name and its ISO 3166-1 alpha-2 country.
-public struct CarCity: Hashable, Sendable {
-  public var name: String
-  public var countryCode: String
-  public init(name: String, countryCode: String) {
-    self.name = name
-    self.countryCode = countryCode
   }
 }
 
 /// The rentals already taken, for availability. Implemented over SQLite (``SQLiteCarRentals``)
 /// and in memory for tests.
 public protocol CarRentalsStore: Sendable {
-  /// The number of active rentals per (company, location, ACRISS) at `locationIDs` whose period
-  /// overlaps `[from, until)` (UTC instants; periods `[a, b)` and `[c, d)` overlap iff a < d && c < b).
-  func overlappingCounts(locationIDs: [String], from: Date, until: Date) throws -> [CarFleetKey: Int]
+  /// Per (company, location, ACRISS) at `locationIDs`: the most cars rented at the same moment
+  /// during `[from, until)` (UTC instants; periods `[a, b)` and `[c, d)` overlap iff a < d && c < b).
+  /// A car of a fleet is free for the whole period iff this is below the fleet's count.
+  func busyCounts(locationIDs: [String], from: Date, until: Date) throws -> [CarFleetKey: Int]
 }
 
 /// One fleet of a desk: company, location, ACRISS code.
@@ -50,7 +41,7 @@ public struct CarFleetKey: Hashable, Sendable {
 /// A store with no rentals at all (searches only).
 public struct NoCarRentals: CarRentalsStore {
   public init() {}
-  public func overlappingCounts(locationIDs: [String], from: Date, until: Date) throws -> [CarFleetKey: Int] { [:] }
+  public func busyCounts(locationIDs: [String], from: Date, until: Date) throws -> [CarFleetKey: Int] { [:] }
 }
 
 /// The embedded car rental service: inventory + pricing + availability.
@@ -68,18 +59,24 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   let isMember: @Sendable () -> Bool
   let currency: @Sendable () -> String
   let convert: Converter
+  let ledger: ReservationLedger?
+  let token: @Sendable () -> String?
 
   /// - Parameters:
   ///   - resolvePlace: nil = ``defaultResolver(for:)`` (codes and city names of the desks).
   ///   - isMember: whether the caller is a signed-in user (member discount).
   ///   - currency: the user's ISO 4217 currency; prices are shown in it.
   ///   - convert: nil = only the rate currency is supported (identity).
+  ///   - ledger: books through the reservations ledger (nil: `book` fails with `no_backend`).
+  ///   - token: the signed-in user's session token, if any.
   public init(
     inventory: CarInventory, promotions: CarPromotions, rentals: CarRentalsStore = NoCarRentals(),
     resolvePlace: PlaceResolver? = nil, now: @escaping @Sendable () -> Date = { Date() },
     isMember: @escaping @Sendable () -> Bool = { false }, currency: @escaping @Sendable () -> String = { "USD" },
-    convert: Converter? = nil
+    convert: Converter? = nil, ledger: ReservationLedger? = nil, token: @escaping @Sendable () -> String? = { nil }
   ) {
+    self.ledger = ledger
+    self.token = token
     self.inventory = inventory
     self.promotions = promotions
     self.rentals = rentals
@@ -105,14 +102,14 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       let trimmed = text.trimmingCharacters(in: .whitespaces)
       let upper = trimmed.uppercased()
       if let airport = locations.first(where: { $0.kind == .airport && $0.iata == upper }) {
-        return CarPlaceMatch(airportCodes: [upper], cities: [], displayName: "\(airport.name) (\(upper))")
+        return CarPlaceMatch(
+          airportCodes: [upper], cityCentreAirportCodes: [], displayName: "\(airport.name) (\(upper))")
       }
       let key = Self.fold(trimmed)
       let matches = locations.filter { Self.fold($0.city) == key }
       guard let first = matches.first else { throw Self.unknownPlace(text) }
-      return CarPlaceMatch(
-        airportCodes: matches.filter { $0.kind == .airport }.map(\.iata),
-        cities: [CarCity(name: first.city, countryCode: first.countryCode)], displayName: first.city)
+      let codes = matches.map(\.iata)
+      return CarPlaceMatch(airportCodes: codes, cityCentreAirportCodes: codes, displayName: first.city)
     }
   }
 
@@ -129,12 +126,11 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   /// The desks a place match covers, in inventory order.
   func desks(for match: CarPlaceMatch) -> [CarDesk] {
     let codes = Set(match.airportCodes)
-    let cities = Set(match.cities.map { "\(Self.fold($0.name))|\($0.countryCode)" })
+    let centres = Set(match.cityCentreAirportCodes)
     return inventory.desks.filter { desk in
       switch desk.location.kind {
       case .airport: codes.contains(desk.location.iata)
-      case .cityCentre:
-        cities.contains("\(Self.fold(desk.location.city))|\(desk.location.countryCode)")
+      case .cityCentre: centres.contains(desk.location.iata)
       }
     }
   }
@@ -265,7 +261,7 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     // One availability query for the whole period (the widest window of the candidates).
     let booked: [CarFleetKey: Int]
     if let from = candidates.map(\.from).min(), let until = candidates.map(\.until).max() {
-      booked = try rentals.overlappingCounts(
+      booked = try rentals.busyCounts(
         locationIDs: Array(Set(candidates.map(\.desk.location.id))), from: from, until: until)
     } else {
       booked = [:]
@@ -287,6 +283,68 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     notices += promoReasons.sorted()
     offers.sort { ($0.total.amount, $0.company.id, $0.acriss) < ($1.total.amount, $1.company.id, $1.acriss) }
     return CarSearchResult(offers: Array(offers.prefix(query.limit)), notices: notices, currency: currency)
+  }
+
+  public func book(_ request: CarBookingRequest) throws -> Reservation {
+    let id = try CarOfferID(parsing: request.offerID)
+    let driver = request.driverName.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    guard driver.split(separator: " ").count >= 2, driver.count <= 100 else {
+      throw ServiceError.invalid(
+        "invalid_driver", "invalid --driver \"\(request.driverName)\": expected \"Given Family\" as on the licence")
+    }
+    let unknown = ServiceError.invalid(
+      "invalid_offer_id", "no such car offer \"\(request.offerID)\": use an id printed by 'car-rental search'")
+    guard let desk = inventory.desks(at: id.pickupLocationID).first(where: { $0.company.id == id.companyID }),
+      desk.fleet[id.acriss] != nil,
+      let dropoffDesk = inventory.desks(at: id.dropoffLocationID).first(where: { $0.company.id == id.companyID })
+    else { throw unknown }
+    try Self.validatePeriod(id.pickup, id.dropoff)
+    guard let from = id.pickup.instant(in: desk.location.timeZone),
+      let until = id.dropoff.instant(in: dropoffDesk.location.timeZone)
+    else { throw unknown }
+    guard from > now() else {
+      throw ServiceError.refused("offer_expired", "the pick-up time of \(request.offerID) has passed: search again")
+    }
+    guard let ledger else {
+      throw ServiceError(.unavailable, code: "no_backend", message: "booking needs the reservations store")
+    }
+    guard let token = token() else { throw ServiceError.notSignedIn }
+    let promo = try id.promoCode.map { try promotions.validate($0, pickup: id.pickup) }
+    let days = CarPricing.chargedDays(from: id.pickup, to: id.dropoff)
+    let offer = try price(
+      id.acriss, desk: desk, dropoff: dropoffDesk, pickup: id.pickup, dropoffTime: id.dropoff, days: days, promo: promo,
+      member: isMember(), currency: currency(), carsAvailable: 0)
+    if offer.total.currencyCode != id.currency || offer.total.minorUnits > id.quotedMinorUnits {
+      throw ServiceError.refused(
+        "price_changed",
+        "the price of this car is now \(offer.total) (offer \(offer.id)): book that offer to accept it",
+        details: ["offerId": offer.id, "price": offer.total.amountString, "currency": offer.total.currencyCode])
+    }
+    let zoneFrom = desk.location.timeZone
+    let zoneUntil = dropoffDesk.location.timeZone
+    var details: [String: JSONValue] = [
+      "offerId": .string(offer.id), "company": .string(desk.company.name), "companyId": .string(desk.company.id),
+      "acriss": .string(id.acriss.rawValue), "description": .string(id.acriss.words),
+      "pickupLocation": .string(desk.location.id), "dropoffLocation": .string(dropoffDesk.location.id),
+      "pickup": .string(id.pickup.iso8601(in: zoneFrom)), "dropoff": .string(id.dropoff.iso8601(in: zoneUntil)),
+      "days": .integer(Int64(days)), "driver": .string(driver),
+      "timeZone": .string(desk.location.timeZoneIdentifier),
+    ]
+    details["lines"] = .array(
+      offer.lines.map {
+        .object(["name": .string($0.name), "amount": .string($0.amount.rounded().amountString)])
+      })
+    let summary =
+      "\(desk.company.name) \(id.acriss) (\(id.acriss.category)), \(desk.location.id) \(id.pickup) → "
+      + "\(dropoffDesk.location.id) \(id.dropoff)"
+    let booking = BookingRequest(
+      token: token, kind: .car, cardID: request.cardID, idempotencyKey: request.idempotencyKey, total: offer.total,
+      summary: summary, startsAt: from, endsAt: until, details: details)
+    return try ledger.book(booking) { context in
+      try SQLiteCarRentals.take(
+        context.db, reservationID: context.reservationID, desk: desk, dropoffLocationID: dropoffDesk.location.id,
+        acriss: id.acriss, from: from, until: until)
+    }
   }
 
   /// Drop-off after pick-up, at most ``CarPricing/maximumDays`` charged days.

@@ -3,43 +3,52 @@ import Foundation
 
 /// How the apps build the car rental service (kept here so `Apps/*/main.swift` stays thin).
 public enum CarRentalWiring {
-  /// The busiest airports known before the reference data is wired (IATA, name, city, country, zone).
-  static let fallbackSites: [CarSite] = [
-    CarSite(
-      iata: "ATL", airportName: "Hartsfield-Jackson Atlanta International Airport", city: "Atlanta",
-      countryCode: "US", timeZoneIdentifier: "America/New_York"),
-    CarSite(
-      iata: "ORD", airportName: "Chicago O'Hare International Airport", city: "Chicago", countryCode: "US",
-      timeZoneIdentifier: "America/Chicago"),
-    CarSite(
-      iata: "LHR", airportName: "London Heathrow Airport", city: "London", countryCode: "GB",
-      timeZoneIdentifier: "Europe/London"),
-    CarSite(
-      iata: "CDG", airportName: "Paris Charles de Gaulle Airport", city: "Paris", countryCode: "FR",
-      timeZoneIdentifier: "Europe/Paris"),
-    CarSite(
-      iata: "FRA", airportName: "Frankfurt am Main Airport", city: "Frankfurt am Main", countryCode: "DE",
-      timeZoneIdentifier: "Europe/Berlin"),
-    CarSite(
-      iata: "LAX", airportName: "Los Angeles International Airport", city: "Los Angeles", countryCode: "US",
-      timeZoneIdentifier: "America/Los_Angeles"),
-    CarSite(
-      iata: "JFK", airportName: "John F. Kennedy International Airport", city: "New York", countryCode: "US",
-      timeZoneIdentifier: "America/New_York"),
-    CarSite(
-      iata: "AMS", airportName: "Amsterdam Airport Schiphol", city: "Amsterdam", countryCode: "NL",
-      timeZoneIdentifier: "Europe/Amsterdam"),
-    CarSite(
-      iata: "DXB", airportName: "Dubai International Airport", city: "Dubai", countryCode: "AE",
-      timeZoneIdentifier: "Asia/Dubai"),
-    CarSite(
-      iata: "LGW", airportName: "London Gatwick Airport", city: "London", countryCode: "GB",
-      timeZoneIdentifier: "Europe/London"),
-  ]
+  /// Desks are opened at this many of the busiest airports (most routes) at most.
+  public static let busiestAirportCount = 40
 
-  /// The embedded car rental service for a command's context.
+  /// The airports desks may be opened at: the busiest by routes in the reference data.
+  public static func sites(_ data: ReferenceData) -> [CarSite] {
+    data.busiestAirports(limit: busiestAirportCount).map {
+      CarSite(
+        iata: $0.iata, airportName: $0.name, city: $0.city, countryCode: $0.countryCode,
+        timeZoneIdentifier: $0.timeZoneIdentifier)
+    }
+  }
+
+  /// Places through the reference data (docs/CLI.md "Places"): an airport code gives its airport
+  /// desks; a metropolitan code or city its airports' desks and their city-centre desks; `lat,lon`
+  /// the desks of the served airports within 50 km.
+  public static func resolver(_ data: ReferenceData) -> CarRentalEngine.PlaceResolver {
+    { text in
+      let place = try data.resolvePlace(text)
+      switch place {
+      case .airport(let airport):
+        return CarPlaceMatch(airportCodes: [airport.iata], cityCentreAirportCodes: [], displayName: place.displayName)
+      case .metroArea(_, let airports), .city(_, let airports):
+        let codes = airports.map(\.iata)
+        return CarPlaceMatch(airportCodes: codes, cityCentreAirportCodes: codes, displayName: place.displayName)
+      case .coordinate(let point, _):
+        let codes = data.airports(near: point, radiusKm: 50, servedOnly: true).map(\.airport.iata)
+        return CarPlaceMatch(airportCodes: codes, cityCentreAirportCodes: codes, displayName: place.displayName)
+      }
+    }
+  }
+
+  /// The inventory of the shipped data (reference data + `Shared/cars/`).
+  public static func inventory() throws -> (CarInventory, ReferenceData) {
+    let data = try ReferenceData.shared()
+    return (try CarInventory(sites: sites(data)), data)
+  }
+
+  /// The embedded car rental service for a command's context: the store of its data directory,
+  /// the signed-in user of its session file (member discount, currency, bookings).
   public static func service(context: CLIContext) throws -> CarRentalService {
-    let inventory = try CarInventory(sites: fallbackSites)
-    return CarRentalEngine(inventory: inventory, promotions: try CarPromotions())
+    let (inventory, data) = try inventory()
+    let services = try BackendServices(dataDirectory: context.dataDirectory)
+    let token = try SessionFile(dataDirectory: context.dataDirectory).read()
+    let signedIn = token.flatMap { try? services.accounts.session(token: $0) } != nil
+    return CarRentalEngine(
+      inventory: inventory, promotions: try CarPromotions(), rentals: SQLiteCarRentals(database: services.database),
+      resolvePlace: resolver(data), isMember: { signedIn }, ledger: services.ledger, token: { token })
   }
 }

@@ -119,4 +119,12 @@ public protocol CarRentalService: Sendable {
   /// Places with a rental desk whose code, city or name starts with `prefix` (case- and
   /// diacritic-insensitive), busiest first.
   func suggestPlaces(_ prefix: String, limit: Int) -> [CarPlaceSuggestion]
+
+  /// Books an offer for the signed-in user in one transaction: re-prices it, takes one car of the
+  /// code for the period, charges the card, records the reservation (kind `car`); a retry with
+  /// the same idempotency key returns the first reservation. Cancelling is free until pick-up.
+  /// - Throws: `invalid_offer_id`, `invalid_driver` (`.invalidInput`); `not_signed_in`;
+  ///   `price_changed` (details `offerId`, `price`, `currency`), `sold_out`, `offer_expired`, card
+  ///   errors (`.refused`).
+  func book(_ request: CarBookingRequest) throws -> Reservation
 }

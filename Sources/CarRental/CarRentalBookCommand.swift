@@ -1,0 +1,71 @@
+import Common
+import Foundation
+
+extension CarRentalCommands {
+  static func book(_ environment: CarRentalEnvironment) -> Command {
+    Command(
+      name: "book",
+      summary: "Book a car offer for the signed-in user (charges the card; free cancellation until pick-up).",
+      discussion: """
+        The offer is priced again: if the price rose it exits 1 with price_changed (and the new offer id); if
+        every car of the class is taken it exits 1 with sold_out; nothing is taken or charged then. Cancel with
+        'account trips cancel ID' (free until pick-up).
+        """,
+      arguments: [ArgumentSpec("OFFER_ID", help: "An id printed by 'search'.")],
+      options: [
+        .option("driver", "NAME", help: "The driver, \"Given Family\".", required: true),
+        .option("card", "ID", help: "The card to charge.", default: "the default card"),
+        .option("idempotency-key", "K", help: "A retry with the same key returns the first reservation."),
+      ],
+      examples: ["car_zephyr_LAX_LAX_CDAR_202612201000_202612271000_-_41234USD --driver \"Ada Lovelace\""],
+      action: { invocation in
+        let request = CarBookingRequest(
+          offerID: try invocation.argument(0, name: "OFFER_ID"), driverName: try invocation.required("driver"),
+          cardID: invocation.value("card"), idempotencyKey: invocation.value("idempotency-key"))
+        let reservation = try environment.service(invocation.context).book(request)
+        try invocation.context.emit(json: ReservationDocument(reservation)) { CarRentalText.reservation(reservation) }
+      })
+  }
+}
+
+/// `{"reservation": {"id", "kind": "car", "status", "total", …}}` (docs/CLI.md, Reservations);
+/// instants in the pick-up desk's zone (`details.timeZone`).
+struct ReservationDocument: Encodable {
+  struct Body: Encodable {
+    var id: String
+    var kind: String
+    var status: String
+    var total: Money
+    var summary: String
+    var locator: String?
+    var startsAt: String?
+    var endsAt: String?
+    var details: [String: JSONValue]
+  }
+
+  var reservation: Body
+
+  init(_ reservation: Reservation) {
+    let zone = reservation.details["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:)) ?? .gmt
+    func iso(_ date: Date?) -> String? {
+      date.map { LocalDateTime($0, in: zone).iso8601(in: zone) }
+    }
+    self.reservation = Body(
+      id: reservation.id, kind: reservation.kind.rawValue, status: reservation.status.rawValue,
+      total: reservation.total, summary: reservation.summary, locator: reservation.locator,
+      startsAt: iso(reservation.startsAt), endsAt: iso(reservation.endsAt), details: reservation.details)
+  }
+}
+
+extension CarRentalText {
+  static func reservation(_ reservation: Reservation) -> String {
+    var lines = [
+      "\(reservation.status == .confirmed ? "Booked" : "Reservation") \(reservation.id): \(reservation.summary)"
+    ]
+    if let locator = reservation.locator { lines.append("Confirmation \(locator)") }
+    if let driver = reservation.details["driver"]?.stringValue { lines.append("Driver \(driver)") }
+    lines.append(
+      "Charged \(reservation.total) · free cancellation until pick-up (account trips cancel \(reservation.id))")
+    return lines.joined(separator: "\n")
+  }
+}
