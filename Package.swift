@@ -18,13 +18,15 @@ let settings: [SwiftSetting] = [
 ]
 
 /// A library target under `Sources/<name>` and its test target `Tests/<name>Tests`. View snapshots
-/// (`Tests/<name>Tests/__Snapshots__`, see CommonTesting's `assertSnapshot`) are data, not sources.
+/// (`Tests/<name>Tests/__Snapshots__`, see CommonTesting's `assertSnapshot`) and a target's
+/// `README.md` are data, not sources.
 func library(
   _ name: String, _ dependencies: [Target.Dependency], testDependencies: [Target.Dependency] = []
 ) -> [Target] {
   let snapshots = FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/Tests/\(name)Tests/__Snapshots__")
+  let readme = FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/Sources/\(name)/README.md")
   return [
-    .target(name: name, dependencies: dependencies, swiftSettings: settings),
+    .target(name: name, dependencies: dependencies, exclude: readme ? ["README.md"] : [], swiftSettings: settings),
     .testTarget(
       name: "\(name)Tests", dependencies: [.target(name: name)] + testDependencies,
       exclude: snapshots ? ["__Snapshots__"] : [], swiftSettings: settings),
