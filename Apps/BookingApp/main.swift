@@ -1,7 +1,9 @@
 // `booking`: the Flights feature on its own.
+import Backend
 import Booking
 import Common
 import Foundation
 
-let tool = CommandLineTool(root: BookingCommands.root(name: "booking"))
+let services = BookingServices(flights: FlightsWiring.search(context:))
+let tool = CommandLineTool(root: BookingCommands.root(name: "booking", services: services))
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,18 +1,174 @@
 import Common
+import Foundation
+
+/// The services the Booking feature runs on, made on demand for each command (so `--help` builds
+/// nothing) from the command's context (its data directory). The apps wire the embedded backend.
+public struct BookingServices: Sendable {
+  /// Flight search: airports, offers, re-pricing.
+  public var flights: @Sendable (CLIContext) throws -> any FlightSearching
+  /// Booking (needs a signed-in user); nil when the app has no booking backend.
+  public var booking: (@Sendable (CLIContext) throws -> any FlightBooking)?
+
+  public init(
+    flights: @escaping @Sendable (CLIContext) throws -> any FlightSearching,
+    booking: (@Sendable (CLIContext) throws -> any FlightBooking)? = nil
+  ) {
+    self.flights = flights
+    self.booking = booking
+  }
+
+  /// No backend: every command that needs one fails with `flights_unavailable` (exit 1).
+  public static let unavailable = BookingServices(flights: { _ in
+    throw ServiceError(.unavailable, code: "flights_unavailable", message: "flight search is not available in this app")
+  })
+}
 
 /// The command tree of the Booking feature: the root of the standalone `booking` executable, mounted
-/// as `travel flights` in the assembled app.
+/// as `travel flights` in the assembled app. Contract: CLI.md, "Flights".
 public enum BookingCommands {
-  /// The commands this version has. Until the feature lands the tree is empty and its help says
-  /// so plainly.
-  public static func root(name: String = "booking") -> Command {
+  /// `booking search|airports|book` over `services`.
+  public static func root(name: String = "booking", services: BookingServices = .unavailable) -> Command {
     Command(
       name: name,
       summary: "Flights: search real routes between real airports and book seats.",
       discussion: """
-        This version has no flights commands yet: search, airports and book are not built. Only --help and
-        --version work.
-        """
+        Airports, airlines and routes are real (airportsdata, OpenFlights.org); schedules and fares are
+        generated from them. Times are local to each airport.
+        """,
+      subcommands: [search(services), airports(services), book(services)]
+    )
+  }
+
+  // MARK: search
+
+  static func search(_ services: BookingServices) -> Command {
+    Command(
+      name: "search",
+      summary: "Search flights between two places on a date (one-way or round trip).",
+      discussion: """
+        Places: an IATA airport or metropolitan code (SFO, NYC), a city name (Zurich) or lat,lon.
+        Results: every nonstop flight, plus the connecting itineraries that no other itinerary leaving within
+        the same hour beats on price, duration and stops together. Connections: at least 45 minutes
+        (domestic) or 60 minutes (international), at most 10 hours, always at the same airport.
+        Prices are per passenger and in total (taxes and fees included).
+        """,
+      options: [
+        .option("from", "PLACE", help: "Where the trip starts.", required: true),
+        .option("to", "PLACE", help: "Where it goes.", required: true),
+        .option(
+          "date", "YYYY-MM-DD", help: "Departure date, local to the origin (today … today + 330 days).", required: true),
+        .option("return", "YYYY-MM-DD", help: "Return date, for a round trip (on or after --date)."),
+        .option("adults", "N", help: "Adult passengers, 1–9.", default: "1"),
+        .option("cabin", "CABIN", help: "economy, premium, business or first.", default: "economy"),
+        .option("max-stops", "N", help: "Most connections per direction: 0, 1 or 2.", default: "1"),
+        .option("sort", "ORDER", help: "price, duration or departure.", default: "price"),
+        .option("limit", "N", help: "Most offers shown, 1–1000.", default: "50"),
+      ],
+      examples: [
+        "--from SFO --to JFK --date 2026-12-20",
+        "--from FRA --to SYD --date 2026-12-20 --cabin business --sort duration",
+        "--from NYC --to London --date 2026-12-20 --return 2027-01-03 --adults 2 --json",
+      ],
+      action: { invocation in
+        let request = try parseSearch(invocation)
+        let offers = try services.flights(invocation.context).search(request)
+        try invocation.context.emit(json: ["offers": offers]) {
+          FlightText.offers(offers, request: request)
+        }
+      }
+    )
+  }
+
+  /// The request of `search`'s options (every error exits 2 with what is accepted).
+  static func parseSearch(_ invocation: Invocation) throws -> FlightSearchRequest {
+    let origin = try invocation.required("from")
+    let destination = try invocation.required("to")
+    let date = try FlightSearchRequest.parseDate(try invocation.required("date"), option: "--date")
+    let returnDate = try invocation.value("return").map { try FlightSearchRequest.parseDate($0, option: "--return") }
+    let adults = try wholeNumber(invocation, "adults", in: 1...9, default: 1, code: "invalid_adults")
+    let cabin = try invocation.value("cabin").map(Cabin.parse) ?? .economy
+    let maxStops = try wholeNumber(invocation, "max-stops", in: 0...2, default: 1, code: "invalid_max_stops")
+    let sort = try invocation.value("sort").map(FlightSortOrder.parse) ?? .price
+    let limit = try wholeNumber(invocation, "limit", in: 1...1000, default: 50, code: "invalid_limit")
+    return FlightSearchRequest(
+      origin: origin, destination: destination, departureDate: date, returnDate: returnDate, adults: adults,
+      cabin: cabin, maxStops: maxStops, sort: sort, limit: limit)
+  }
+
+  static func wholeNumber(
+    _ invocation: Invocation, _ name: String, in range: ClosedRange<Int>, default defaultValue: Int, code: String
+  ) throws -> Int {
+    guard let text = invocation.value(name) else { return defaultValue }
+    guard let number = Int(text), range.contains(number) else {
+      throw ServiceError.invalid(
+        code, "invalid --\(name) \"\(text)\": expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return number
+  }
+
+  // MARK: airports
+
+  static func airports(_ services: BookingServices) -> Command {
+    Command(
+      name: "airports",
+      summary: "Find airports by IATA code, name or city (diacritics-insensitive).",
+      arguments: [ArgumentSpec("QUERY", help: "Part of a code, name or city: sfo, Zurich, Heathrow.")],
+      options: [.option("limit", "N", help: "Most airports shown, 1–1000.", default: "50")],
+      examples: ["zurich", "san fran --limit 5 --json"],
+      action: { invocation in
+        let query = try invocation.argument(0, name: "QUERY")
+        let limit = try wholeNumber(invocation, "limit", in: 1...1000, default: 50, code: "invalid_limit")
+        let airports = try services.flights(invocation.context).airports(matching: query, limit: limit)
+        try invocation.context.emit(json: ["airports": airports]) {
+          airports.isEmpty
+            ? "No airport matches \"\(query)\"."
+            : airports.map { "\($0.iata)  \($0.name), \($0.city), \($0.country) (\($0.timeZone))" }
+              .joined(separator: "\n")
+        }
+      }
+    )
+  }
+
+  // MARK: book
+
+  static func book(_ services: BookingServices) -> Command {
+    Command(
+      name: "book",
+      summary: "Book an offer from 'search' for the signed-in user.",
+      discussion: """
+        The offer is re-priced first: if its price rose or its seats are gone, nothing is taken and the command
+        exits 1 with price_changed (and the new price and offer id) or sold_out. Give one --passenger per adult
+        of the offer. Without --card the default card is charged.
+        """,
+      arguments: [ArgumentSpec("OFFER_ID", help: "The id of an offer from 'search'.")],
+      options: [
+        .option("passenger", "\"GIVEN FAMILY\"", help: "A passenger's names, once per adult.", repeatable: true),
+        .option("card", "CARD_ID", help: "The card to charge.", default: "the default card"),
+        .option("idempotency-key", "KEY", help: "A retry with the same key returns the first reservation."),
+      ],
+      examples: ["FL1.Y.1.20261220UA1478.USD35162 --passenger \"Ada Lovelace\""],
+      action: { invocation in
+        let id = try FlightOfferID(parsing: try invocation.argument(0, name: "OFFER_ID"))
+        let names = invocation.values("passenger")
+        guard names.count == id.adults else {
+          throw ServiceError.invalid(
+            "passenger_count",
+            "the offer is for \(id.adults) adult(s) but \(names.count) --passenger given: expected one --passenger \"Given Family\" per adult"
+          )
+        }
+        let passengers = try names.map(PassengerName.init(parsing:))
+        guard let makeBooking = services.booking else {
+          throw ServiceError(.unavailable, code: "booking_unavailable", message: "booking is not available in this app")
+        }
+        let request = FlightBookingRequest(
+          offerID: id, passengers: passengers, cardID: invocation.value("card"),
+          idempotencyKey: invocation.value("idempotency-key"))
+        guard let token = try SessionFile(dataDirectory: invocation.context.dataDirectory).read() else {
+          throw ServiceError.notSignedIn
+        }
+        let booked = try makeBooking(invocation.context).book(request, token: token)
+        try invocation.context.emit(json: ["reservation": booked]) { FlightText.booked(booked) }
+      }
     )
   }
 }

@@ -1,0 +1,461 @@
+import Common
+import Foundation
+
+/// The reference data a flight network is generated from: airports, airlines, routes, aircraft
+/// type names. Plain values, so that tests can build small networks and the app can feed it the
+/// real data of `Shared/` (OpenFlights routes and airlines, airportsdata airports).
+public struct FlightNetworkInput: Sendable {
+  public struct Airport: Sendable, Hashable {
+    public var iata: String
+    public var name: String
+    public var city: String
+    /// ISO 3166-1 alpha-2.
+    public var country: String
+    public var latitude: Double
+    public var longitude: Double
+    /// IANA time zone.
+    public var timeZone: String
+
+    public init(
+      iata: String, name: String, city: String, country: String, latitude: Double, longitude: Double,
+      timeZone: String
+    ) {
+      self.iata = iata
+      self.name = name
+      self.city = city
+      self.country = country
+      self.latitude = latitude
+      self.longitude = longitude
+      self.timeZone = timeZone
+    }
+  }
+
+  public struct Route: Sendable, Hashable {
+    /// The operating airline's IATA code.
+    public var airline: String
+    public var origin: String
+    public var destination: String
+    /// IATA aircraft type codes flown on the route (OpenFlights `equipment`), in order.
+    public var equipment: [String]
+
+    public init(airline: String, origin: String, destination: String, equipment: [String]) {
+      self.airline = airline
+      self.origin = origin
+      self.destination = destination
+      self.equipment = equipment
+    }
+  }
+
+  public var airports: [Airport]
+  /// Airline names by IATA code.
+  public var airlines: [String: String]
+  /// Non-stop routes operated (not codeshares).
+  public var routes: [Route]
+  /// Aircraft type names by IATA type code.
+  public var aircraftNames: [String: String]
+
+  public init(airports: [Airport], airlines: [String: String], routes: [Route], aircraftNames: [String: String] = [:]) {
+    self.airports = airports
+    self.airlines = airlines
+    self.routes = routes
+    self.aircraftNames = aircraftNames
+  }
+}
+
+/// The world's scheduled flights, generated deterministically from routes, and indexed for
+/// search. Immutable once built; safe to share between threads.
+///
+/// ## The schedule model (same inputs → same schedule)
+///
+/// Every route `(airline, origin, destination)` becomes one to four daily *flight patterns*
+/// (a flight number flown at one local time on some weekdays):
+/// - **Importance** of a route: the smaller of the two airports' route counts (routes of every
+///   airline touching it). Frequency per day: 4 from 400, 3 from 150, 2 from 50, else 1; one less
+///   (at least 1) when four or more airlines fly the airport pair; at most 2 beyond 3,500 km and
+///   1 beyond 7,000 km. Routes of importance under 20 fly 4 days a week, under 50 with one daily
+///   frequency 6 days a week, the rest daily; which weekdays comes from a hash of the route.
+/// - **Departure banks**, in the origin's local time: 06:15, 07:40, 09:10, 11:00, 13:05, 15:20,
+///   17:10, 18:45, 20:30 up to 3,500 km; 08:30, 11:45, 14:20, 17:55, 21:40, 23:15 beyond. A route's
+///   frequencies are spread over the banks from a hashed first bank, plus 0–25 minutes (hash).
+/// - **Aircraft**: the route's equipment codes in turn (the first for one frequency), else an
+///   A320 (a 330 beyond 5,000 km). Seats and cabins from ``AircraftCatalog``.
+/// - **Block time** = 35 minutes (taxi, climb, descent) + great-circle distance × 1.05 / cruise
+///   speed of the aircraft class, rounded to 5 minutes; at least 40 minutes.
+/// - **Flight numbers**: a carrier's patterns sorted by origin, destination and departure time,
+///   numbered from 100 up; when a carrier would pass 9999, its frequencies are capped at 2, then 1.
+/// - **Price level**: each airline's fares on a route are 88–112% of the model fare (hash).
+///
+/// Hashes are FNV-1a over the route's codes (never Swift's seeded `Hasher`). Local times become
+/// instants through ``ZoneClock``, built from Foundation's time zone rules, so departures keep
+/// their local time across DST changes and arrivals can fall on the next (or previous) local date.
+public final class FlightNetwork: Sendable {
+  struct Airport: Sendable {
+    var iata: String
+    var name: String
+    var city: String
+    var country: String
+    var latitude: Double
+    var longitude: Double
+    var zone: Int32
+  }
+
+  /// One flight number flown at one local time on some weekdays.
+  struct Pattern: Sendable {
+    var origin: Int32
+    var destination: Int32
+    var carrier: Int32
+    var number: Int32
+    /// Local departure time at the origin, minutes after midnight.
+    var departureMinute: Int32
+    var blockMinutes: Int32
+    var distanceKm: Int32
+    var aircraft: Int32
+    /// Bit `n` set: flies on ISO weekday `n + 1` (Monday = bit 0).
+    var days: UInt8
+    var isDomestic: Bool
+    /// The carrier's price level on the route, per mille of the model fare (880–1120).
+    var fareLevel: Int32
+  }
+
+  let airports: [Airport]
+  let zones: [ZoneClock]
+  let airportIndex: [String: Int32]
+  let carriers: [String]
+  let carrierNames: [String]
+  let aircraft: [AircraftCatalog.Model]
+  let patterns: [Pattern]
+  /// Departures of airport `a`: `departureList[departureStart[a]..<departureStart[a + 1]]`,
+  /// pattern indices sorted by local departure minute.
+  let departureStart: [Int32]
+  let departureList: [Int32]
+  /// Arrivals into airport `a` (pattern indices), same layout.
+  let arrivalStart: [Int32]
+  let arrivalList: [Int32]
+  /// Pattern of a flight: key `carrierIndex * 10_000 + number`.
+  let patternByFlight: [Int32: Int32]
+  let carrierIndex: [String: Int32]
+
+  /// Generates the schedule of `input` (see the type's documentation for the model).
+  public init(_ input: FlightNetworkInput) {
+    // Airports with a known time zone, in IATA order.
+    var zoneIndex: [String: Int32] = [:]
+    var zones: [ZoneClock] = []
+    var airports: [Airport] = []
+    var airportIndex: [String: Int32] = [:]
+    let usedCodes = Set(input.routes.flatMap { [$0.origin, $0.destination] })
+    for airport in input.airports.sorted(by: { $0.iata < $1.iata })
+    where usedCodes.contains(airport.iata) && airportIndex[airport.iata] == nil {
+      guard let timeZone = TimeZone(identifier: airport.timeZone) else { continue }
+      let zone: Int32
+      if let known = zoneIndex[airport.timeZone] {
+        zone = known
+      } else {
+        zone = Int32(zones.count)
+        zones.append(ZoneClock(timeZone: timeZone))
+        zoneIndex[airport.timeZone] = zone
+      }
+      airportIndex[airport.iata] = Int32(airports.count)
+      airports.append(
+        Airport(
+          iata: airport.iata, name: airport.name, city: airport.city, country: airport.country,
+          latitude: airport.latitude, longitude: airport.longitude, zone: zone))
+    }
+
+    // Routes: known airline and airports, deduplicated, sorted.
+    struct RouteKey: Hashable, Comparable {
+      var airline: String
+      var origin: Int32
+      var destination: Int32
+      static func < (a: RouteKey, b: RouteKey) -> Bool {
+        (a.airline, a.origin, a.destination) < (b.airline, b.origin, b.destination)
+      }
+    }
+    var equipmentOf: [RouteKey: [String]] = [:]
+    for route in input.routes {
+      guard input.airlines[route.airline] != nil, let origin = airportIndex[route.origin],
+        let destination = airportIndex[route.destination], origin != destination
+      else { continue }
+      let key = RouteKey(airline: route.airline, origin: origin, destination: destination)
+      if equipmentOf[key] == nil { equipmentOf[key] = route.equipment }
+    }
+    let routeKeys = equipmentOf.keys.sorted()
+    var degree = [Int](repeating: 0, count: airports.count)
+    var pairCarriers: [Int64: Int] = [:]
+    for key in routeKeys {
+      degree[Int(key.origin)] += 1
+      degree[Int(key.destination)] += 1
+      let pair = Int64(min(key.origin, key.destination)) << 32 | Int64(max(key.origin, key.destination))
+      pairCarriers[pair, default: 0] += 1
+    }
+
+    // Carriers and aircraft.
+    let carriers = Array(Set(routeKeys.map(\.airline))).sorted()
+    var carrierIndex: [String: Int32] = [:]
+    for (index, code) in carriers.enumerated() { carrierIndex[code] = Int32(index) }
+    var aircraftIndex: [String: Int32] = [:]
+    var aircraft: [AircraftCatalog.Model] = []
+    func aircraftID(_ code: String) -> Int32 {
+      if let known = aircraftIndex[code] { return known }
+      let id = Int32(aircraft.count)
+      aircraft.append(AircraftCatalog.model(code: code, names: input.aircraftNames))
+      aircraftIndex[code] = id
+      return id
+    }
+
+    // Frequencies.
+    struct Planned {
+      var key: RouteKey
+      var frequency: Int
+      var days: UInt8
+      var distance: Double
+      var hash: UInt64
+    }
+    var planned: [Planned] = []
+    planned.reserveCapacity(routeKeys.count)
+    var perCarrier: [String: Int] = [:]
+    for key in routeKeys {
+      let a = airports[Int(key.origin)]
+      let b = airports[Int(key.destination)]
+      let distance = greatCircleKm(a.latitude, a.longitude, b.latitude, b.longitude)
+      let importance = min(degree[Int(key.origin)], degree[Int(key.destination)])
+      var frequency = importance >= 400 ? 4 : importance >= 150 ? 3 : importance >= 50 ? 2 : 1
+      let pair = Int64(min(key.origin, key.destination)) << 32 | Int64(max(key.origin, key.destination))
+      if (pairCarriers[pair] ?? 0) >= 4 { frequency = max(1, frequency - 1) }
+      if distance > 7000 { frequency = 1 } else if distance > 3500 { frequency = min(frequency, 2) }
+      let hash = fnv1a("\(key.airline)|\(a.iata)|\(b.iata)")
+      var days: UInt8 = 0x7F
+      if importance < 20 {
+        days = Self.weekdays(count: 4, hash: hash)
+      } else if importance < 50 && frequency == 1 {
+        days = Self.weekdays(count: 6, hash: hash)
+      }
+      planned.append(Planned(key: key, frequency: frequency, days: days, distance: distance, hash: hash))
+      perCarrier[key.airline, default: 0] += frequency
+    }
+    for index in planned.indices {
+      let total = perCarrier[planned[index].key.airline] ?? 0
+      if total > 9_800 { planned[index].frequency = min(planned[index].frequency, total > 19_000 ? 1 : 2) }
+    }
+
+    // Patterns.
+    let shortBanks: [Int32] = [375, 460, 550, 660, 785, 920, 1030, 1125, 1230]
+    let longBanks: [Int32] = [510, 705, 860, 1075, 1300, 1395]
+    var patterns: [Pattern] = []
+    patterns.reserveCapacity(planned.count * 2)
+    for plan in planned {
+      let key = plan.key
+      let banks = plan.distance > 3500 ? longBanks : shortBanks
+      let firstBank = Int(plan.hash % UInt64(banks.count))
+      let jitter = Int32((plan.hash >> 16) % 6) * 5
+      var equipment = (equipmentOf[key] ?? []).filter { !$0.isEmpty }
+      if equipment.isEmpty { equipment = [plan.distance > 5000 ? "333" : "320"] }
+      for frequency in 0..<plan.frequency {
+        let bank = banks[(firstBank + frequency * banks.count / plan.frequency) % banks.count]
+        let model = aircraftID(equipment[frequency % equipment.count])
+        let speed = aircraft[Int(model)].kind.cruiseKmh
+        let flying = plan.distance * 1.05 / speed * 60
+        let block = max(40, Int32(((35 + flying) / 5).rounded()) * 5)
+        patterns.append(
+          Pattern(
+            origin: key.origin, destination: key.destination, carrier: carrierIndex[key.airline]!, number: 0,
+            departureMinute: min(1439, bank + jitter), blockMinutes: block, distanceKm: Int32(plan.distance.rounded()),
+            aircraft: model, days: plan.days,
+            isDomestic: airports[Int(key.origin)].country == airports[Int(key.destination)].country,
+            fareLevel: 880 + Int32((plan.hash >> 24) % 241)))
+      }
+    }
+    // Flight numbers: per carrier in (origin, destination, departure) order.
+    let order = patterns.indices.sorted { lhs, rhs in
+      let a = patterns[lhs]
+      let b = patterns[rhs]
+      if a.carrier != b.carrier { return a.carrier < b.carrier }
+      let (ao, bo) = (airports[Int(a.origin)].iata, airports[Int(b.origin)].iata)
+      if ao != bo { return ao < bo }
+      let (ad, bd) = (airports[Int(a.destination)].iata, airports[Int(b.destination)].iata)
+      if ad != bd { return ad < bd }
+      return a.departureMinute < b.departureMinute
+    }
+    var nextNumber = [Int32](repeating: 100, count: carriers.count)
+    var keep = [Bool](repeating: true, count: patterns.count)
+    for index in order {
+      let carrier = Int(patterns[index].carrier)
+      if nextNumber[carrier] > 9999 {
+        keep[index] = false
+        continue
+      }
+      patterns[index].number = nextNumber[carrier]
+      nextNumber[carrier] += 1
+    }
+    patterns = patterns.indices.filter { keep[$0] }.map { patterns[$0] }
+
+    var patternByFlight: [Int32: Int32] = [:]
+    for (index, pattern) in patterns.enumerated() {
+      patternByFlight[pattern.carrier * 10_000 + pattern.number] = Int32(index)
+    }
+
+    func csr(_ key: (Pattern) -> Int32) -> ([Int32], [Int32]) {
+      var counts = [Int32](repeating: 0, count: airports.count + 1)
+      for pattern in patterns { counts[Int(key(pattern)) + 1] += 1 }
+      for index in 1..<counts.count { counts[index] += counts[index - 1] }
+      var fill = counts
+      var list = [Int32](repeating: 0, count: patterns.count)
+      for (index, pattern) in patterns.enumerated() {
+        let slot = Int(key(pattern))
+        list[Int(fill[slot])] = Int32(index)
+        fill[slot] += 1
+      }
+      for airport in 0..<airports.count {
+        let range = Int(counts[airport])..<Int(counts[airport + 1])
+        list[range].sort {
+          patterns[Int($0)].departureMinute < patterns[Int($1)].departureMinute
+            || (patterns[Int($0)].departureMinute == patterns[Int($1)].departureMinute && $0 < $1)
+        }
+      }
+      return (counts, list)
+    }
+    let (departureStart, departureList) = csr(\.origin)
+    let (arrivalStart, arrivalList) = csr(\.destination)
+
+    self.airports = airports
+    self.zones = zones
+    self.airportIndex = airportIndex
+    self.carriers = carriers
+    self.carrierNames = carriers.map { input.airlines[$0] ?? $0 }
+    self.carrierIndex = carrierIndex
+    self.aircraft = aircraft
+    self.patterns = patterns
+    self.departureStart = departureStart
+    self.departureList = departureList
+    self.arrivalStart = arrivalStart
+    self.arrivalList = arrivalList
+    self.patternByFlight = patternByFlight
+  }
+
+  /// `count` distinct weekdays chosen by `hash`, as a bit mask (Monday = bit 0).
+  private static func weekdays(count: Int, hash: UInt64) -> UInt8 {
+    var mask: UInt8 = 0x7F
+    var state = hash
+    var removed = 0
+    while removed < 7 - count {
+      let day = Int(state % 7)
+      state = state / 7 &+ 0x9E37_79B9
+      if mask & (1 << day) != 0 {
+        mask &= ~(1 << day)
+        removed += 1
+      }
+    }
+    return mask
+  }
+
+  // MARK: Queries
+
+  /// Number of generated flight patterns (daily or on some weekdays).
+  public var patternCount: Int { patterns.count }
+  /// Number of airports with at least one route.
+  public var airportCount: Int { airports.count }
+  /// IATA codes of the airports with at least one route.
+  public var airportCodes: [String] { airports.map(\.iata) }
+
+  /// Whether `pattern` flies on the local date `day` (days since 1970-01-01) at its origin.
+  @inline(__always)
+  func flies(_ pattern: Pattern, on day: Int32) -> Bool {
+    let weekday = Int((day + 3) % 7)  // 1970-01-01 was a Thursday: ISO weekday 4 → bit 3.
+    return pattern.days & (1 << UInt8((weekday + 7) % 7)) != 0
+  }
+
+  /// UTC minute of `pattern`'s departure on local date `day`.
+  @inline(__always)
+  func departureUTC(_ pattern: Pattern, day: Int32) -> Int32 {
+    zones[Int(airports[Int(pattern.origin)].zone)].utc(fromLocal: day * 1440 + pattern.departureMinute)
+  }
+
+  /// The pattern of `flight`, if the network has it.
+  func pattern(of flight: Flight) -> Int32? {
+    guard let carrier = carrierIndex[flight.carrier] else { return nil }
+    return patternByFlight[carrier * 10_000 + Int32(flight.number)]
+  }
+
+  /// The designator of pattern `index`.
+  func flight(of index: Int32) -> Flight {
+    let pattern = patterns[Int(index)]
+    return Flight(carrier: carriers[Int(pattern.carrier)], number: Int(pattern.number))
+  }
+
+  /// Seats fitted in `cabin` on pattern `index`.
+  func capacity(of index: Int32, cabin: Cabin) -> Int32 {
+    aircraft[Int(patterns[Int(index)].aircraft)].seats[cabin.index]
+  }
+
+  /// The segment of pattern `index` departing on local date `day`.
+  func segment(_ index: Int32, day: Int32) -> FlightSegment {
+    let pattern = patterns[Int(index)]
+    let origin = airports[Int(pattern.origin)]
+    let destination = airports[Int(pattern.destination)]
+    let departure = departureUTC(pattern, day: day)
+    let arrival = departure + pattern.blockMinutes
+    let originZone = zones[Int(origin.zone)]
+    let destinationZone = zones[Int(destination.zone)]
+    let model = aircraft[Int(pattern.aircraft)]
+    return FlightSegment(
+      flight: flight(of: index), from: origin.iata, to: destination.iata,
+      departure: AirportTime(
+        instant: Date(timeIntervalSince1970: TimeInterval(departure) * 60), timeZone: originZone.identifier,
+        utcOffsetMinutes: Int(originZone.offset(atUTC: departure))),
+      arrival: AirportTime(
+        instant: Date(timeIntervalSince1970: TimeInterval(arrival) * 60), timeZone: destinationZone.identifier,
+        utcOffsetMinutes: Int(destinationZone.offset(atUTC: arrival))),
+      aircraft: model.code, aircraftName: model.name)
+  }
+
+  /// The scheduled flights from `origin` to `destination` (IATA codes) on local date `date`,
+  /// by departure time: for inspection and tests.
+  public func flights(from origin: String, to destination: String, on date: LocalDate) -> [FlightSegment] {
+    guard let from = airportIndex[origin], let to = airportIndex[destination] else { return [] }
+    let day = Int32(date.daysSinceEpoch)
+    return departureList[Int(departureStart[Int(from)])..<Int(departureStart[Int(from) + 1])]
+      .filter { patterns[Int($0)].destination == to && flies(patterns[Int($0)], on: day) }
+      .map { segment($0, day: day) }
+  }
+
+  /// Every flight departing `origin` on local date `date`, by departure time.
+  public func departures(from origin: String, on date: LocalDate) -> [FlightSegment] {
+    guard let from = airportIndex[origin] else { return [] }
+    let day = Int32(date.daysSinceEpoch)
+    return departureList[Int(departureStart[Int(from)])..<Int(departureStart[Int(from) + 1])]
+      .filter { flies(patterns[Int($0)], on: day) }
+      .map { segment($0, day: day) }
+  }
+
+  /// Seats fitted per cabin on `flight` (indexed by `Cabin.index`), or nil for an unknown flight.
+  public func seats(of flight: Flight) -> [Cabin: Int]? {
+    guard let index = pattern(of: flight) else { return nil }
+    var result: [Cabin: Int] = [:]
+    for cabin in Cabin.allCases { result[cabin] = Int(capacity(of: index, cabin: cabin)) }
+    return result
+  }
+
+  /// The carrier's name, else its code.
+  public func carrierName(_ code: String) -> String {
+    carrierIndex[code].map { carrierNames[Int($0)] } ?? code
+  }
+}
+
+/// Great-circle distance in km between two points given in degrees (haversine, R = 6371 km).
+func greatCircleKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+  let radians = Double.pi / 180
+  let dLat = (lat2 - lat1) * radians
+  let dLon = (lon2 - lon1) * radians
+  let a =
+    sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
+  return 6371 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+}
+
+/// FNV-1a, 64 bits: a hash that is the same in every process (unlike `Hasher`).
+func fnv1a(_ text: String) -> UInt64 {
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  for byte in text.utf8 {
+    hash ^= UInt64(byte)
+    hash = hash &* 0x0000_0100_0000_01B3
+  }
+  return hash
+}

@@ -1,0 +1,59 @@
+import Common
+import Foundation
+
+/// Plain-text renderings of flights for the command line and the views: times local to each
+/// airport, durations as `5h 45m`, `+1` when the arrival is on a later local date.
+public enum FlightText {
+  /// `5h 45m` (minutes ≥ 0).
+  public static func duration(_ minutes: Int) -> String {
+    minutes >= 60 ? "\(minutes / 60)h \(String(format: "%02d", minutes % 60))m" : "\(minutes)m"
+  }
+
+  /// `nonstop`, `1 stop`, `2 stops`.
+  public static func stops(_ count: Int) -> String {
+    count == 0 ? "nonstop" : count == 1 ? "1 stop" : "\(count) stops"
+  }
+
+  /// `08:35 SFO → 17:40 JFK` with `+1` (or `-1`) when the arrival's local date differs.
+  public static func times(_ itinerary: Itinerary) -> String {
+    let days = itinerary.departure.localDate.days(to: itinerary.arrival.localDate)
+    let mark = days == 0 ? "" : days > 0 ? " +\(days)" : " \(days)"
+    return
+      "\(itinerary.departure.localTimeText) \(itinerary.origin) → \(itinerary.arrival.localTimeText)\(mark) \(itinerary.destination)"
+  }
+
+  /// One line per direction: date, times, stops (via), duration, flights.
+  public static func itinerary(_ itinerary: Itinerary) -> String {
+    let via = itinerary.connectionAirports.isEmpty ? "" : " via \(itinerary.connectionAirports.joined(separator: ", "))"
+    let flights = itinerary.segments.map { "\($0.flight) (\($0.aircraft))" }.joined(separator: ", ")
+    return
+      "\(itinerary.departure.localDate)  \(times(itinerary))  \(stops(itinerary.stops))\(via)  \(duration(itinerary.durationMinutes))  \(flights)"
+  }
+
+  /// The result list of `search`.
+  public static func offers(_ offers: [FlightOffer], request: FlightSearchRequest) -> String {
+    guard !offers.isEmpty else {
+      return
+        "No flights from \(request.origin) to \(request.destination) on \(request.departureDate) with at most \(stops(request.maxStops)) (try --max-stops 2 or another date)."
+    }
+    var lines: [String] = []
+    for (number, offer) in offers.enumerated() {
+      let each = offer.adults > 1 ? " (\(offer.perPassenger.total.formatted()) per adult)" : ""
+      lines.append(
+        "\(number + 1). \(offer.price.formatted())\(each)  \(offer.cabin.displayName), \(offer.seatsAvailable) seats left"
+      )
+      for itinerary in offer.itineraries { lines.append("   " + Self.itinerary(itinerary)) }
+      lines.append("   id: \(offer.id)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// The confirmation of `book`.
+  public static func booked(_ reservation: Reservation) -> String {
+    var lines = ["Booked: \(reservation.summary)"]
+    if let locator = reservation.locator { lines.append("Record locator (PNR): \(locator)") }
+    lines.append("Total charged: \(reservation.total.formatted())")
+    lines.append("Reservation: \(reservation.id) (status \(reservation.status.rawValue))")
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// The order of search results.
+public enum FlightSortOrder: String, CaseIterable, Hashable, Sendable, Codable {
+  /// Cheapest total first (then shorter, then earlier).
+  case price
+  /// Shortest total travel time first (then cheaper, then earlier).
+  case duration
+  /// Earliest outbound departure first (then cheaper).
+  case departure
+
+  /// Parses the command-line word (any case).
+  /// - Throws: ``ServiceError`` `invalid_sort` naming the accepted words.
+  public static func parse(_ text: String) throws -> FlightSortOrder {
+    guard let order = FlightSortOrder(rawValue: text.lowercased()) else {
+      throw ServiceError.invalid("invalid_sort", "unknown sort \"\(text)\": expected one of price, duration, departure")
+    }
+    return order
+  }
+}
+
+/// A flight search: from where, to where, when, for whom.
+///
+/// Places are what the user typed (an IATA airport or metropolitan code, a city name, or
+/// `lat,lon`); the service resolves them and fails with `unknown_place`/`ambiguous_place`.
+/// Dates are local to the departure airport of each direction.
+public struct FlightSearchRequest: Hashable, Sendable, Codable {
+  /// The furthest date a search may ask for, in days after today (airlines sell about 330 days out).
+  public static let maximumDaysAhead = 330
+
+  public var origin: String
+  public var destination: String
+  public var departureDate: LocalDate
+  /// The return date of a round trip (on or after `departureDate`), nil for one-way.
+  public var returnDate: LocalDate?
+  /// Adult passengers, 1–9.
+  public var adults: Int
+  public var cabin: Cabin
+  /// The most connections per direction, 0–2.
+  public var maxStops: Int
+  public var sort: FlightSortOrder
+  /// The most offers returned, 1–1000.
+  public var limit: Int
+
+  public init(
+    origin: String, destination: String, departureDate: LocalDate, returnDate: LocalDate? = nil, adults: Int = 1,
+    cabin: Cabin = .economy, maxStops: Int = 1, sort: FlightSortOrder = .price, limit: Int = 50
+  ) {
+    self.origin = origin
+    self.destination = destination
+    self.departureDate = departureDate
+    self.returnDate = returnDate
+    self.adults = adults
+    self.cabin = cabin
+    self.maxStops = maxStops
+    self.sort = sort
+    self.limit = limit
+  }
+
+  /// Parses a date `YYYY-MM-DD` of option `name`.
+  /// - Throws: ``ServiceError`` `invalid_date` for anything else, including impossible dates
+  ///   such as `2026-02-30`.
+  public static func parseDate(_ text: String, option name: String) throws -> LocalDate {
+    guard let date = LocalDate(text) else {
+      throw ServiceError.invalid(
+        "invalid_date", "invalid \(name) \"\(text)\": expected a real date YYYY-MM-DD, like 2026-12-20")
+    }
+    return date
+  }
+
+  /// Checks the parts that need no reference data: passengers, stops, limit, the return date
+  /// after the departure, and both dates within today … today + 330 days.
+  ///
+  /// `today` is the current date at the origin (the service passes it once the place is known).
+  /// - Throws: ``ServiceError`` (invalid input): `invalid_adults`, `invalid_max_stops`,
+  ///   `invalid_limit`, `date_in_past`, `date_too_far`, `return_before_departure`.
+  public func validate(today: LocalDate) throws {
+    guard (1...9).contains(adults) else {
+      throw ServiceError.invalid("invalid_adults", "invalid --adults \(adults): expected a whole number from 1 to 9")
+    }
+    guard (0...2).contains(maxStops) else {
+      throw ServiceError.invalid("invalid_max_stops", "invalid --max-stops \(maxStops): expected 0, 1 or 2")
+    }
+    guard (1...1000).contains(limit) else {
+      throw ServiceError.invalid("invalid_limit", "invalid --limit \(limit): expected a whole number from 1 to 1000")
+    }
+    for (name, date) in [("--date", departureDate), ("--return", returnDate)] {
+      guard let date else { continue }
+      if date < today {
+        throw ServiceError.invalid(
+          "date_in_past", "\(name) \(date) is in the past: expected today (\(today)) or later")
+      }
+      let last = today.adding(days: Self.maximumDaysAhead)
+      if date > last {
+        throw ServiceError.invalid(
+          "date_too_far",
+          "\(name) \(date) is more than \(Self.maximumDaysAhead) days ahead: expected a date up to \(last)")
+      }
+    }
+    if let returnDate, returnDate < departureDate {
+      throw ServiceError.invalid(
+        "return_before_departure",
+        "--return \(returnDate) is before --date \(departureDate): expected a return on or after the departure")
+    }
+  }
+}
+
+/// An airport as the `airports` command and autocomplete show it.
+///
+/// JSON: `{"iata", "name", "city", "country", "timeZone"}` (country: ISO 3166-1 alpha-2;
+/// timeZone: IANA).
+public struct AirportSummary: Hashable, Sendable, Codable, Identifiable {
+  public var iata: String
+  public var name: String
+  public var city: String
+  public var country: String
+  public var timeZone: String
+
+  public init(iata: String, name: String, city: String, country: String, timeZone: String) {
+    self.iata = iata
+    self.name = name
+    self.city = city
+    self.country = country
+    self.timeZone = timeZone
+  }
+
+  public var id: String { iata }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Flight search: airports, offers, re-pricing. Implemented by the embedded backend
+/// (`Backend.FlightEngine`), wired by the apps; view models wrap the calls in publishers.
+///
+/// Every method is synchronous and fails with ``ServiceError`` only: `.invalidInput` for what the
+/// caller must change (unknown place, bad date, malformed offer id), `.refused` for `sold_out`,
+/// `.unavailable` when storage fails.
+public protocol FlightSearching: Sendable {
+  /// Airports whose IATA code, name or city matches `query` (diacritics-insensitive), best
+  /// first, at most `limit`.
+  /// - Throws: ``ServiceError`` `invalid_query` for an empty query.
+  func airports(matching query: String, limit: Int) throws -> [AirportSummary]
+
+  /// Offers for `request`: every nonstop itinerary plus the connecting ones no other itinerary
+  /// leaving within the same hour beats on price, duration and stops together; sorted by
+  /// `request.sort`, at most `request.limit`.
+  /// - Throws: ``ServiceError`` (invalid input): `unknown_place`, `ambiguous_place`, `same_place`,
+  ///   `date_in_past`, `date_too_far`, `return_before_departure`, `invalid_adults`, …
+  func search(_ request: FlightSearchRequest) throws -> [FlightOffer]
+
+  /// The offer of `id` at today's price and seats (which may differ from the quoted price).
+  /// - Throws: ``ServiceError`` `invalid_offer_id` (malformed), `offer_expired` (a flight has left
+  ///   or does not exist on that date), `sold_out` (refused) when fewer seats than passengers remain.
+  func offer(_ id: FlightOfferID) throws -> FlightOffer
+}
+
+/// A traveller on a flight booking: given and family names as on the passport.
+public struct PassengerName: Hashable, Sendable, Codable, CustomStringConvertible {
+  public var given: String
+  public var family: String
+
+  public init(given: String, family: String) {
+    self.given = given
+    self.family = family
+  }
+
+  /// Parses `"Given Family"`: the last word is the family name, the rest the given names.
+  /// - Throws: ``ServiceError`` `invalid_passenger` when there are not two words of letters.
+  public init(parsing text: String) throws {
+    let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+    let valid = words.allSatisfy { word in
+      word.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "." }
+    }
+    guard words.count >= 2, valid, text.count <= 80 else {
+      throw ServiceError.invalid(
+        "invalid_passenger",
+        "invalid --passenger \"\(text)\": expected \"Given Family\" (letters, at least two words)")
+    }
+    self.init(given: words.dropLast().joined(separator: " "), family: words[words.count - 1])
+  }
+
+  /// `Given Family`.
+  public var description: String { "\(given) \(family)" }
+}
+
+/// What `book` asks for: an offer, one passenger per adult, a card, an idempotency key.
+public struct FlightBookingRequest: Hashable, Sendable, Codable {
+  public var offerID: FlightOfferID
+  /// One per adult of the offer, in order.
+  public var passengers: [PassengerName]
+  /// The card to charge (`card_…`); nil charges the default card.
+  public var cardID: String?
+  /// A retry with the same key returns the first reservation, charged once.
+  public var idempotencyKey: String?
+
+  public init(offerID: FlightOfferID, passengers: [PassengerName], cardID: String? = nil, idempotencyKey: String? = nil)
+  {
+    self.offerID = offerID
+    self.passengers = passengers
+    self.cardID = cardID
+    self.idempotencyKey = idempotencyKey
+  }
+}
+
+/// Booking flights for the signed-in user. Implemented by the embedded backend over the
+/// reservations ledger.
+public protocol FlightBooking: Sendable {
+  /// Re-prices the offer and, in one transaction, takes `adults` seats on every segment, charges
+  /// the card and records the reservation with a six-character record locator (PNR).
+  /// - Throws: ``ServiceError``: `not_signed_in` (`.unauthenticated`); `invalid_offer_id`,
+  ///   `offer_expired`, `passenger_count` (invalid input); `price_changed` (`.refused`, with the
+  ///   new `price` and `offerId` in `details`), `sold_out`, `card_declined`, `card_not_found`
+  ///   (`.refused`). Nothing is taken when it throws.
+  func book(_ request: FlightBookingRequest, token: String) throws -> Reservation
+}
