@@ -29,6 +29,9 @@ public final class Terminal: @unchecked Sendable {
     self.outputDescriptor = output
   }
 
+  /// The termios settings saved by the first ``enter()`` (what ``restore()`` puts back).
+  var savedSettings: termios? { original }
+
   /// Whether both stdin and stdout are terminals (interactive mode needs both).
   public static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 

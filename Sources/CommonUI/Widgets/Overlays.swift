@@ -67,7 +67,7 @@ public struct Alert: Widget {
       area.width,
       max(30, min(60, max(DisplayWidth.of(content.message), DisplayWidth.of(content.title)) + 6), buttonsWidth + 4))
     let lines = Paragraph.wrap(content.message, width: max(1, width - 4)).count
-    return (width, min(area.height, lines + 5))
+    return (width, min(area.height, lines + 4))
   }
 
   public func render(in area: Rect, into buffer: inout Buffer) {

@@ -1,0 +1,374 @@
+import Dispatch
+import Foundation
+import Reactive
+
+/// The interactive app's shell: tabs of screen stacks, a header (the app's or feature's name,
+/// the tabs, where you are, a status such as "Welcome, Ada Lovelace"), a footer of keys, the help
+/// overlay, alerts, and the key routing every screen shares:
+///
+/// | key | does |
+/// | --- | --- |
+/// | Ctrl-C | always quits (exit status 130) |
+/// | Ctrl-Z | suspends (the terminal is restored; `fg` comes back) |
+/// | Esc | a screen that does not use it (to leave a field) goes back; never quits |
+/// | `q` | quits, unless a text field has focus |
+/// | `?` | shows the help, unless a text field has focus |
+/// | `1`…`9`, Tab, Shift-Tab | switch tabs, when the screen does not use them |
+///
+/// Redrawing is driven by state, never by polling: ``setNeedsDisplay()`` (called for every key,
+/// navigation, screen ``Screen/changes`` emission, theme change and resize) schedules one frame on
+/// the main queue; calls in between are coalesced, and frames are at least 16 ms apart.
+///
+/// Tests drive it headless with a ``TestBackend``: ``handle(_:)`` keys, ``displayNow()``, read
+/// `backend.text`. ``run()`` drives the real terminal.
+@MainActor
+public final class InteractiveApp {
+  /// The app's name ("travel", "hotel"), shown in the header.
+  public let name: String
+  /// Smallest usable terminal; below it the app says so instead of drawing.
+  public static let minimumSize = Size(width: 60, height: 20)
+
+  public private(set) var tabs: [AppTab]
+  /// Screen stacks, one per tab; the last screen is on top.
+  private var stacks: [[any Screen]]
+  public private(set) var selectedTab = 0
+  public private(set) var theme: Theme
+  /// Text at the right of the header (e.g. the signed-in person's greeting).
+  public var status: String? {
+    didSet { setNeedsDisplay() }
+  }
+  public private(set) var alert: AlertContent?
+  public private(set) var isShowingHelp = false
+  /// Set when the app quit: 0 for `q` or a ``Navigation/quit``, 130 for Ctrl-C.
+  public private(set) var exitStatus: Int32?
+
+  public var backend: Backend
+  /// Called once with the exit status when the app quits (``run()`` restores the terminal and exits).
+  public var onQuit: ((Int32) -> Void)?
+  /// Called for Ctrl-Z (``run()`` suspends the process).
+  public var onSuspend: (() -> Void)?
+
+  private var subscriptions: [ObjectIdentifier: [AnyCancellable]] = [:]
+  private var appSubscriptions: [AnyCancellable] = []
+  private nonisolated let schedule: @Sendable (@escaping @Sendable () -> Void) -> Void
+  private nonisolated let displayLock = NSLock()
+  private nonisolated(unsafe) var displayPending = false
+  private var lastFrame: DispatchTime?
+  /// Frames drawn so far (for tests and diagnostics).
+  public private(set) var frameCount = 0
+
+  /// - Parameters:
+  ///   - name: shown at the left of the header.
+  ///   - tabs: one or more; a single tab shows its title instead of a tab row.
+  ///   - theme: see ``Theme/named(_:useColor:)``.
+  ///   - backend: where frames go (``TestBackend`` in tests; ``run()`` replaces it with the terminal).
+  ///   - schedule: how work reaches the main actor — frames, and intents published off the main
+  ///     thread (default: async on the main queue); tests pass their own and run it.
+  public init(
+    name: String, tabs: [AppTab], theme: Theme = .monochrome, backend: Backend = TestBackend(width: 80, height: 24),
+    schedule: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
+  ) {
+    precondition(!tabs.isEmpty, "InteractiveApp needs at least one tab")
+    self.name = name
+    self.tabs = tabs
+    self.stacks = tabs.map { [$0.root] }
+    self.theme = theme
+    self.backend = backend
+    self.schedule = schedule ?? { work in DispatchQueue.main.async(execute: work) }
+    for tab in tabs { observe(tab.root) }
+  }
+
+  // MARK: State
+
+  /// The screen on top of the selected tab.
+  public var currentScreen: any Screen { stacks[selectedTab].last! }
+  /// Screens of the selected tab, first to top.
+  public var currentStack: [any Screen] { stacks[selectedTab] }
+
+  /// Switches theme (appearance changed, or colour turned off) and redraws.
+  public func setTheme(_ theme: Theme) {
+    self.theme = theme
+    backend.invalidate()
+    setNeedsDisplay()
+  }
+
+  /// Follows an appearance preference live: each value switches the theme (monochrome when
+  /// `useColor` is false; monochrome too if the palette cannot be read).
+  public func follow(appearance: AnyPublisher<Appearance, Never>, useColor: Bool) {
+    appearance.sink { [weak self] value in
+      let theme = (try? Theme.named(value, useColor: useColor)) ?? .monochrome
+      self?.onMain { self?.setTheme(theme) }
+    }.store(in: &appSubscriptions)
+  }
+
+  /// Shows each value of `publisher` at the right of the header.
+  public func follow(status publisher: AnyPublisher<String?, Never>) {
+    publisher.sink { [weak self] text in
+      self?.onMain { self?.status = text }
+    }.store(in: &appSubscriptions)
+  }
+
+  // MARK: Navigation
+
+  /// Does what a screen asked (see ``Navigation``).
+  public func perform(_ navigation: Navigation) {
+    switch navigation {
+    case .push(let screen):
+      stacks[selectedTab].append(screen)
+      observe(screen)
+    case .pop:
+      popScreen()
+    case .popToRoot:
+      while stacks[selectedTab].count > 1 { popScreen() }
+    case .replace(let screen):
+      if stacks[selectedTab].count > 1 {
+        popScreen()
+      } else {
+        unobserve(stacks[selectedTab][0])
+        stacks[selectedTab].removeAll()
+      }
+      stacks[selectedTab].append(screen)
+      observe(screen)
+    case .selectTab(let title):
+      if let index = tabs.firstIndex(where: { $0.title == title }) { selectTab(index) }
+    case .alert(let content):
+      alert = content
+    case .quit:
+      quit(status: 0)
+    }
+    setNeedsDisplay()
+  }
+
+  /// Selects tab `index` (ignored when out of range).
+  public func selectTab(_ index: Int) {
+    guard tabs.indices.contains(index) else { return }
+    selectedTab = index
+    setNeedsDisplay()
+  }
+
+  private func popScreen() {
+    guard stacks[selectedTab].count > 1 else { return }
+    unobserve(stacks[selectedTab].removeLast())
+  }
+
+  private func observe(_ screen: any Screen) {
+    let id = ObjectIdentifier(screen)
+    var list: [AnyCancellable] = []
+    screen.changes.sink { [weak self] _ in self?.setNeedsDisplay() }.store(in: &list)
+    screen.navigation.sink { [weak self] intent in
+      let box = UncheckedBox(intent)
+      self?.onMain { self?.perform(box.value) }
+    }.store(in: &list)
+    subscriptions[id] = list
+  }
+
+  private func unobserve(_ screen: any Screen) {
+    subscriptions[ObjectIdentifier(screen)] = nil
+  }
+
+  /// Runs `work` on the main actor: now when already on the main thread, else through `schedule`
+  /// (the main queue).
+  nonisolated func onMain(_ work: @escaping @MainActor () -> Void) {
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { work() }
+    } else {
+      let box = UncheckedBox(work)
+      schedule { MainActor.assumeIsolated { box.value() } }
+    }
+  }
+
+  // MARK: Keys
+
+  /// Routes one key (see the table in the type's documentation), then redraws.
+  public func handle(_ key: Key) {
+    defer { setNeedsDisplay() }
+    switch key {
+    case .interrupt:
+      quit(status: 130)
+      return
+    case .control("z"):
+      onSuspend?()
+      return
+    default: break
+    }
+    if alert != nil {
+      if key == .enter || key == .escape || key == .character(" ") {
+        self.alert = nil
+      }
+      return
+    }
+    if isShowingHelp {
+      isShowingHelp = false
+      return
+    }
+    let screen = currentScreen
+    if screen.handle(key) == .handled { return }
+    let editing = screen.isEditingText
+    switch key {
+    case .escape:
+      popScreen()
+    case .character("q") where !editing:
+      quit(status: 0)
+    case .character("?") where !editing:
+      isShowingHelp = true
+    case .character(let c) where !editing && c.isWholeNumber:
+      if let digit = c.wholeNumberValue, digit >= 1 { selectTab(digit - 1) }
+    case .tab where tabs.count > 1:
+      selectTab((selectedTab + 1) % tabs.count)
+    case .backTab where tabs.count > 1:
+      selectTab((selectedTab + tabs.count - 1) % tabs.count)
+    default:
+      break
+    }
+  }
+
+  private func quit(status: Int32) {
+    guard exitStatus == nil else { return }
+    exitStatus = status
+    onQuit?(status)
+  }
+
+  // MARK: Drawing
+
+  /// Asks for a frame. Safe from any thread; calls before the frame is drawn are coalesced into
+  /// one, and a frame follows the previous one by at least 16 ms.
+  public nonisolated func setNeedsDisplay() {
+    let shouldSchedule = displayLock.withLock {
+      if displayPending { return false }
+      displayPending = true
+      return true
+    }
+    guard shouldSchedule else { return }
+    schedule { [weak self] in
+      MainActor.assumeIsolated { self?.displayAfterFrameInterval() }
+    }
+  }
+
+  private func displayAfterFrameInterval() {
+    if let lastFrame {
+      let next = lastFrame + .milliseconds(16)
+      if DispatchTime.now() < next {
+        DispatchQueue.main.asyncAfter(deadline: next) { [weak self] in
+          MainActor.assumeIsolated { self?.displayNow() }
+        }
+        return
+      }
+    }
+    displayNow()
+  }
+
+  /// Draws a frame now (clears a pending request).
+  public func displayNow() {
+    displayLock.withLock { displayPending = false }
+    backend.draw(frame(size: backend.size()))
+    lastFrame = DispatchTime.now()
+    frameCount += 1
+    if currentScreen.isAnimating, exitStatus == nil {
+      DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(100)) { [weak self] in
+        self?.setNeedsDisplay()
+      }
+    }
+  }
+
+  /// The whole screen at `size`: header, the current screen, footer, and any help or alert.
+  public func frame(size: Size) -> Buffer {
+    var buffer = Buffer(width: size.width, height: size.height, theme: theme)
+    let area = buffer.area
+    guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
+      let message =
+        "The terminal is \(size.width)×\(size.height); \(name) needs at least "
+        + "\(Self.minimumSize.width)×\(Self.minimumSize.height). Make the window larger (Ctrl-C quits)."
+      let lines = Paragraph.wrap(message, width: max(1, size.width - 2))
+      Paragraph(message, style: theme.warning).alignment(.center)
+        .render(in: area.centered(width: max(1, size.width - 2), height: lines.count), into: &buffer)
+      return buffer
+    }
+    let rows = area.rows([.length(1), .fill, .length(1)])
+    renderHeader(in: rows[0], into: &buffer)
+    currentScreen.render(in: rows[1].inset(horizontal: 1), into: &buffer)
+    renderFooter(in: rows[2], into: &buffer)
+    if isShowingHelp { renderHelp(in: rows[1], into: &buffer) }
+    if let alert { Alert(alert).render(in: area, into: &buffer) }
+    return buffer
+  }
+
+  private func renderHeader(in area: Rect, into buffer: inout Buffer) {
+    let bar = theme.bar
+    buffer.fill(area, style: bar)
+    var x = area.x + buffer.write(" \(name) ", x: area.x, y: area.y, style: bar.adding(.bold))
+    var spans: [Span] = []
+    if tabs.count > 1 {
+      for (index, tab) in tabs.enumerated() {
+        if index > 0 { spans.append(Span("│", style: bar)) }
+        let selected = index == selectedTab
+        spans.append(Span(" \(tab.title) ", style: selected ? theme.selection.adding(.bold) : bar))
+      }
+    } else {
+      spans.append(Span(" \(tabs[0].title) ", style: bar.adding(.bold)))
+    }
+    for screen in currentStack.dropFirst() { spans.append(Span(" › \(screen.title)", style: bar)) }
+    let statusWidth = status.map { DisplayWidth.of($0) + 2 } ?? 0
+    x += buffer.write(Line(spans), x: x, y: area.y, maxWidth: max(0, area.width - (x - area.x) - statusWidth))
+    if let status {
+      Label(" \(status) ", style: bar).alignment(.trailing).render(
+        in: Rect(x: x, y: area.y, width: area.right - x, height: 1), into: &buffer)
+    }
+  }
+
+  /// The footer's hints: the screen's, then the shell's.
+  public var footerHints: [KeyHint] {
+    let screen = currentScreen
+    var hints = screen.keyHints
+    if currentStack.count > 1 || screen.isEditingText { hints.append(KeyHint("Esc", "back")) }
+    if !screen.isEditingText {
+      if tabs.count > 1 { hints.append(KeyHint("1-\(tabs.count)", "tabs")) }
+      hints.append(KeyHint("?", "help"))
+      hints.append(KeyHint("q", "quit"))
+    } else {
+      hints.append(KeyHint("Ctrl-C", "quit"))
+    }
+    return hints
+  }
+
+  private func renderFooter(in area: Rect, into buffer: inout Buffer) {
+    let bar = theme.bar
+    buffer.fill(area, style: bar)
+    var spans: [Span] = [Span(" ", style: bar)]
+    for (index, hint) in footerHints.enumerated() {
+      if index > 0 { spans.append(Span("  ", style: bar)) }
+      spans.append(Span(hint.keys, style: bar.adding(.bold)))
+      spans.append(Span(" \(hint.action)", style: bar))
+    }
+    buffer.write(Line(spans), x: area.x, y: area.y, maxWidth: area.width)
+  }
+
+  private func renderHelp(in area: Rect, into buffer: inout Buffer) {
+    var hints = currentScreen.keyHints
+    hints += [
+      KeyHint("Esc", "leave a field, go back (never quits)"), KeyHint("q", "quit (when not typing)"),
+      KeyHint("Ctrl-C", "quit, always"), KeyHint("Ctrl-Z", "suspend (fg to return)"),
+    ]
+    if tabs.count > 1 { hints.append(KeyHint("1-\(tabs.count) Tab Shift-Tab", "switch tabs")) }
+    let keyWidth = min(24, hints.map { DisplayWidth.of($0.keys) }.max() ?? 0)
+    let sheet = Sheet(title: "Keys · \(currentScreen.title)", width: min(area.width - 4, 64), height: hints.count + 4)
+    sheet.render(in: area, into: &buffer)
+    let inner = sheet.contentArea(in: area)
+    for (row, hint) in hints.enumerated() where row < inner.height {
+      let y = inner.y + row
+      buffer.write(hint.keys, x: inner.x, y: y, maxWidth: keyWidth, style: theme.accent)
+      buffer.write(
+        hint.action, x: inner.x + keyWidth + 2, y: y, maxWidth: inner.width - keyWidth - 2, style: theme.base)
+    }
+    if hints.count + 1 < inner.height {
+      buffer.write(
+        "any key closes", x: inner.x, y: inner.y + hints.count + 1, maxWidth: inner.width, style: theme.muted)
+    }
+  }
+}
+
+/// Carries a value across a `@Sendable` boundary when the code guarantees it is used on one
+/// thread at a time (here: handed to the main queue and used only there).
+struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,254 @@
+import CommonTesting
+import Foundation
+import Reactive
+import Testing
+
+@testable import CommonUI
+
+/// A screen for the shell's tests: shows its title and the keys it got, optionally edits text,
+/// and exposes subjects for changes and navigation.
+@MainActor
+final class FakeScreen: Screen {
+  let title: String
+  var editing = false
+  var used: Set<Key> = []
+  private(set) var received: [Key] = []
+  var text = "nothing yet"
+  let changeSubject = PassthroughSubject<Void, Never>()
+  let navigationSubject = PassthroughSubject<Navigation, Never>()
+
+  init(_ title: String, editing: Bool = false, used: Set<Key> = []) {
+    self.title = title
+    self.editing = editing
+    self.used = used
+  }
+
+  var isEditingText: Bool { editing }
+  var keyHints: [KeyHint] { [KeyHint("Enter", "open")] }
+  var changes: AnyPublisher<Void, Never> { changeSubject.eraseToAnyPublisher() }
+  var navigation: AnyPublisher<Navigation, Never> { navigationSubject.eraseToAnyPublisher() }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    Label("\(title): \(text)").render(in: area.row(0), into: &buffer)
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    received.append(key)
+    if editing, case .character = key { return .handled }
+    return used.contains(key) ? .handled : .ignored
+  }
+}
+
+/// Collects scheduled frames instead of running them on the main queue.
+final class ManualScheduler: @unchecked Sendable {
+  private let lock = NSLock()
+  private var work: [@Sendable () -> Void] = []
+  var count: Int { lock.withLock { work.count } }
+  func schedule(_ item: @escaping @Sendable () -> Void) { lock.withLock { work.append(item) } }
+  func runAll() {
+    let items = lock.withLock {
+      defer { work.removeAll() }
+      return work
+    }
+    for item in items { item() }
+  }
+}
+
+@MainActor
+@Suite struct InteractiveAppTests {
+  let backend = TestBackend(width: 72, height: 20)
+  let flights = FakeScreen("Flights")
+  let hotels = FakeScreen("Hotels")
+  let scheduler = ManualScheduler()
+
+  func makeApp(tabs: [AppTab]? = nil) -> InteractiveApp {
+    let scheduler = self.scheduler
+    return InteractiveApp(
+      name: "travel",
+      tabs: tabs ?? [
+        AppTab("Flights", root: flights), AppTab("Hotels", root: hotels), AppTab("Cars", root: FakeScreen("Cars")),
+      ],
+      backend: backend, schedule: { scheduler.schedule($0) })
+  }
+
+  @Test func frame_headerTabsScreenAndFooter() throws {
+    let app = makeApp()
+    app.status = "Welcome, Ada Lovelace"
+    app.displayNow()
+    try assertSnapshot(backend.text, named: "shell-tabs")
+    let single = InteractiveApp(name: "hotel", tabs: [AppTab("Hotels", root: hotels)], backend: backend)
+    single.displayNow()
+    try assertSnapshot(backend.text, named: "shell-single")
+  }
+
+  @Test func q_quitsUnlessTyping_ctrlCAlwaysQuits() {
+    let app = makeApp()
+    var statuses: [Int32] = []
+    app.onQuit = { statuses.append($0) }
+    flights.editing = true
+    app.handle(.character("q"))
+    #expect(app.exitStatus == nil)
+    #expect(flights.received == [.character("q")])
+    app.handle(.interrupt)
+    #expect(app.exitStatus == 130)
+    app.handle(.character("q"))
+    #expect(statuses == [130])
+
+    let other = makeApp()
+    flights.editing = false
+    other.handle(.character("q"))
+    #expect(other.exitStatus == 0)
+  }
+
+  @Test func escape_goesBackAndNeverQuits() {
+    let app = makeApp()
+    app.perform(.push(FakeScreen("Results")))
+    app.perform(.push(FakeScreen("LH 400")))
+    #expect(app.currentStack.map(\.title) == ["Flights", "Results", "LH 400"])
+    app.handle(.escape)
+    #expect(app.currentScreen.title == "Results")
+    app.handle(.escape)
+    app.handle(.escape)
+    app.handle(.escape)
+    #expect(app.currentScreen.title == "Flights")
+    #expect(app.exitStatus == nil)
+  }
+
+  @Test func screenGetsKeysFirst() {
+    let app = makeApp()
+    flights.used = [.escape, .character("q"), .character("2")]
+    app.handle(.escape)
+    app.handle(.character("q"))
+    app.handle(.character("2"))
+    #expect(app.exitStatus == nil)
+    #expect(app.selectedTab == 0)
+    #expect(flights.received == [.escape, .character("q"), .character("2")])
+  }
+
+  @Test func digitsAndTabSwitchTabs() {
+    let app = makeApp()
+    app.handle(.character("2"))
+    #expect(app.currentScreen === hotels)
+    app.handle(.tab)
+    #expect(app.selectedTab == 2)
+    app.handle(.tab)
+    #expect(app.selectedTab == 0)
+    app.handle(.backTab)
+    #expect(app.selectedTab == 2)
+    app.handle(.character("9"))
+    #expect(app.selectedTab == 2)
+    app.perform(.selectTab("Hotels"))
+    #expect(app.selectedTab == 1)
+  }
+
+  @Test func navigationPublisher_pushesReplacesAndShowsAlerts() throws {
+    let app = makeApp()
+    let results = FakeScreen("Results")
+    flights.navigationSubject.send(.push(results))
+    scheduler.runAll()
+    #expect(app.currentScreen === results)
+    results.navigationSubject.send(.replace(FakeScreen("Confirmation")))
+    scheduler.runAll()
+    #expect(app.currentStack.map(\.title) == ["Flights", "Confirmation"])
+    // A popped screen's publishers are no longer followed.
+    results.navigationSubject.send(.push(FakeScreen("Stale")))
+    scheduler.runAll()
+    #expect(app.currentStack.map(\.title) == ["Flights", "Confirmation"])
+    flights.navigationSubject.send(.alert(AlertContent(title: "Missing Data", message: "First Name is missing")))
+    scheduler.runAll()
+    app.displayNow()
+    try assertSnapshot(backend.text, named: "shell-alert")
+    app.handle(.character("q"))  // swallowed by the alert
+    #expect(app.exitStatus == nil)
+    app.handle(.enter)
+    #expect(app.alert == nil)
+    flights.navigationSubject.send(.popToRoot)
+    scheduler.runAll()
+    #expect(app.currentStack.count == 1)
+    flights.navigationSubject.send(.quit)
+    scheduler.runAll()
+    #expect(app.exitStatus == 0)
+  }
+
+  @Test func navigationFromABackgroundThread_goesThroughTheScheduler() async {
+    let app = makeApp()
+    let subject = flights.navigationSubject
+    let screen = UncheckedBox(FakeScreen("Later"))
+    await Task.detached { subject.send(.push(screen.value)) }.value
+    #expect(app.currentStack.count == 1)
+    scheduler.runAll()
+    #expect(app.currentScreen.title == "Later")
+  }
+
+  @Test func help_showsKeysAndAnyKeyCloses() throws {
+    let app = makeApp()
+    app.handle(.character("?"))
+    #expect(app.isShowingHelp)
+    app.displayNow()
+    try assertSnapshot(backend.text, named: "shell-help")
+    app.handle(.character("q"))
+    #expect(!app.isShowingHelp)
+    #expect(app.exitStatus == nil)
+  }
+
+  @Test func tooSmall_saysSo() throws {
+    let app = makeApp()
+    backend.screenSize = Size(width: 50, height: 12)
+    app.displayNow()
+    try assertSnapshot(backend.text, named: "shell-too-small")
+  }
+
+  @Test func redraws_areCoalescedAndDrivenByChanges() {
+    let app = makeApp()
+    #expect(scheduler.count == 0)
+    flights.changeSubject.send()
+    flights.changeSubject.send()
+    app.setNeedsDisplay()
+    #expect(scheduler.count == 1)
+    scheduler.runAll()
+    #expect(app.frameCount == 1)
+    #expect(backend.frames.count == 1)
+    flights.text = "3 offers"
+    flights.changeSubject.send()
+    #expect(scheduler.count == 1)
+    app.displayNow()
+    #expect(backend.text.contains("Flights: 3 offers"))
+  }
+
+  @Test func followAppearance_switchesThemeLive() {
+    let app = makeApp()
+    let appearance = CurrentValueSubject<Appearance, Never>(.dark)
+    app.follow(appearance: appearance.eraseToAnyPublisher(), useColor: true)
+    scheduler.runAll()
+    #expect(app.theme == (try? Theme.named(.dark, useColor: true)))
+    appearance.send(.light)
+    scheduler.runAll()
+    #expect(app.theme == (try? Theme.named(.light, useColor: true)))
+    let mono = makeApp()
+    mono.follow(appearance: appearance.eraseToAnyPublisher(), useColor: false)
+    scheduler.runAll()
+    #expect(mono.theme == .monochrome)
+    let status = PassthroughSubject<String?, Never>()
+    app.follow(status: status.eraseToAnyPublisher())
+    status.send("Welcome, Ada Lovelace")
+    scheduler.runAll()
+    #expect(app.status == "Welcome, Ada Lovelace")
+  }
+
+  @Test func ctrlZ_callsSuspend() {
+    let app = makeApp()
+    var suspended = 0
+    app.onSuspend = { suspended += 1 }
+    flights.editing = true
+    app.handle(.control("z"))
+    #expect(suspended == 1)
+    #expect(flights.received.isEmpty)
+  }
+
+  @Test func footer_hintsFollowFocus() {
+    let app = makeApp()
+    #expect(app.footerHints.map(\.keys) == ["Enter", "1-3", "?", "q"])
+    flights.editing = true
+    #expect(app.footerHints.map(\.keys) == ["Enter", "Esc", "Ctrl-C"])
+  }
+}
