@@ -1,0 +1,154 @@
+import CommonTesting
+import Foundation
+import Testing
+
+/// `car-rental` run as a user would, on a fresh data directory.
+@Suite struct CarRentalEndToEndTests {
+  let runner = ProductRunner()
+  let data = TemporaryDirectory(prefix: "cars-e2e")
+
+  /// A pick-up next month at 10:00 and the drop-off a week later, local time.
+  static let period: (String, String) = {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let start = calendar.date(byAdding: .month, value: 1, to: Date())!
+    let end = calendar.date(byAdding: .day, value: 7, to: start)!
+    func text(_ date: Date) -> String {
+      let parts = calendar.dateComponents([.year, .month, .day], from: date)
+      return String(format: "%04d-%02d-%02dT10:00", parts.year!, parts.month!, parts.day!)
+    }
+    return (text(start), text(end))
+  }()
+
+  func cars(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
+    try runner.run("car-rental", arguments + ["--data-dir", data.path], stdin: stdin)
+  }
+
+  func account(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
+    try runner.run("account", arguments + ["--data-dir", data.path], stdin: stdin)
+  }
+
+  func json(_ result: ProductRunner.Result) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+  }
+
+  func search(_ extra: [String] = []) throws -> [[String: Any]] {
+    let result = try cars(
+      ["search", "--pickup", "LAX", "--from", Self.period.0, "--to", Self.period.1, "--json"] + extra)
+    #expect(result.status == 0, "\(result.stderr)")
+    return try json(result)["offers"] as? [[String: Any]] ?? []
+  }
+
+  func signUpWithCard() throws {
+    let email = "driver@example.com"
+    let password = "correct horse battery staple\n"
+    let signup = try account(
+      ["signup", "--email", email, "--first-name", "Ada", "--last-name", "Lovelace"], stdin: password)
+    #expect(signup.status == 0, "\(signup.stderr)")
+    let login = try account(["login", "--email", email], stdin: password)
+    #expect(login.status == 0, "\(login.stderr)")
+    let card = try account(["cards", "add"], stdin: "4242424242424242\n12/30\n123\n")
+    #expect(card.status == 0, "\(card.stderr)")
+  }
+
+  @Test func search_aWeekAtLAX_severalCompanies_weeklyRates() throws {
+    let offers = try search(["--limit", "1000"])
+    #expect(Set(offers.compactMap { $0["company"] as? String }).count >= 4)
+    #expect(offers.allSatisfy { $0["days"] as? Int == 7 })
+    let totals = offers.compactMap { ($0["total"] as? [String: String])?["amount"] }.compactMap { Decimal(string: $0) }
+    #expect(totals == totals.sorted())
+    let human = try cars(["search", "--pickup", "LAX", "--from", Self.period.0, "--to", Self.period.1, "--limit", "3"])
+    #expect(human.stdout.contains("weekly rate"))
+  }
+
+  @Test func promo_visiblyLowersTheTotal() throws {
+    let plain = try search(["--class", "CDAR", "--company", "zephyr"])
+    let promo = try search(["--class", "CDAR", "--company", "zephyr", "--promo", "WEEKLONG"])
+    let before = Decimal(string: (plain.first?["total"] as? [String: String])?["amount"] ?? "")
+    let after = Decimal(string: (promo.first?["total"] as? [String: String])?["amount"] ?? "")
+    #expect(before != nil && after != nil && after! < before!)
+    #expect((promo.first?["discounts"] as? [[String: Any]])?.count == 1)
+  }
+
+  @Test(arguments: [
+    (["--pickup", "XXQ"], "unknown_place"),
+    (["--to", "2020-01-01T10:00"], "dropoff_not_after_pickup"),
+    (["--class", "C*"], "invalid_class_pattern"),
+    (["--promo", "NOSUCHCODE"], "unknown_promo"),
+    (["--promo", "SPRING2026"], "expired_promo"),
+    (["--from", "2026-13-01T10:00"], "invalid_date_time"),
+  ])
+  func badInput_exitsTwo(arguments: [String], code: String) throws {
+    var base = ["--pickup": "LAX", "--from": Self.period.0, "--to": Self.period.1]
+    for index in stride(from: 0, to: arguments.count, by: 2) { base[arguments[index]] = arguments[index + 1] }
+    let result = try cars(["search", "--json"] + base.flatMap { [$0.key, $0.value] })
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(result.stdout.contains("\"\(code)\""))
+    #expect(result.stderr.hasPrefix("error: "))
+  }
+
+  @Test func moreThanSixtyDays_exitsTwo() throws {
+    let result = try cars(["search", "--pickup", "LAX", "--from", Self.period.0, "--to", "2099-01-01T10:00"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("at most 60 days"))
+  }
+
+  @Test func book_showsUnderTrips_cancel_freesTheCar() throws {
+    try signUpWithCard()
+    let offer = try #require(try search(["--class", "CDAR", "--company", "zephyr"]).first)
+    let free = offer["carsAvailable"] as? Int ?? 0
+    let booked = try cars(["book", offer["id"] as? String ?? "", "--driver", "Ada Lovelace", "--json"])
+    #expect(booked.status == 0, "\(booked.stderr)")
+    let reservation = try #require(try json(booked)["reservation"] as? [String: Any])
+    let id = try #require(reservation["id"] as? String)
+    #expect(reservation["kind"] as? String == "car")
+    #expect(try search(["--class", "CDAR", "--company", "zephyr"]).first?["carsAvailable"] as? Int == free - 1)
+    let trips = try account(["trips", "list", "--json"])
+    #expect(trips.stdout.contains(id))
+    let cancelled = try account(["trips", "cancel", id, "--json"])
+    #expect(cancelled.status == 0, "\(cancelled.stderr)")
+    #expect(try search(["--class", "CDAR", "--company", "zephyr"]).first?["carsAvailable"] as? Int == free)
+  }
+
+  @Test func book_notSignedIn_exitsOne() throws {
+    let offer = try #require(try search(["--limit", "1"]).first)
+    let result = try cars(["book", offer["id"] as? String ?? "", "--driver", "Ada Lovelace"])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("sign in"))
+  }
+
+  @Test func twentyProcessesRacingForTheLastCar_neverOverbook() throws {
+    try signUpWithCard()
+    let offer = try #require(try search(["--class", "WDAR", "--company", "luxelane"]).first)
+    let id = try #require(offer["id"] as? String)
+    // Take every car but one, then let twenty processes race for the last.
+    for _ in 0..<((offer["carsAvailable"] as? Int ?? 1) - 1) {
+      #expect(try cars(["book", id, "--driver", "Ada Lovelace"]).status == 0)
+    }
+    let results = CarResults([])
+    let group = DispatchGroup()
+    for _ in 0..<20 {
+      group.enter()
+      DispatchQueue.global().async {
+        let result = try? cars(["book", id, "--driver", "Ada Lovelace", "--json"])
+        if let result { results.append(result) }
+        group.leave()
+      }
+    }
+    group.wait()
+    let all = results.value
+    #expect(all.count == 20)
+    #expect(all.filter { $0.status == 0 }.count == 1, "\(all.map(\.stderr))")
+    #expect(all.filter { $0.status == 1 && $0.stdout.contains("sold_out") }.count == 19, "\(all.map(\.stderr))")
+    #expect(try search(["--class", "WDAR", "--company", "luxelane"]).isEmpty)
+  }
+}
+
+/// A lock-protected array for results gathered on several threads.
+final class CarResults: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [ProductRunner.Result]
+  init(_ items: [ProductRunner.Result]) { self.items = items }
+  var value: [ProductRunner.Result] { lock.withLock { items } }
+  func append(_ item: ProductRunner.Result) { lock.withLock { items.append(item) } }
+}
