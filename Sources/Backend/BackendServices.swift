@@ -20,16 +20,17 @@ public final class BackendServices: Sendable {
   public let ledger: ReservationLedger
   public let vault: Vault
 
-  /// Opens `dataDirectory/travel.sqlite3` (and `vault.key`), migrating as needed.
+  /// Opens `dataDirectory/travel.sqlite3`, migrating as needed (`vault.key` is read or made
+  /// when a card is first added or charged).
   /// - Throws: ``ServiceError`` `store_unreadable` for a corrupt or foreign database file (left
-  ///   untouched), `data_dir_unusable`, `vault_unreadable`.
+  ///   untouched), `data_dir_unusable`.
   public init(dataDirectory: URL, environment: BackendEnvironment = .live) throws {
     do {
       database = try Store.open(dataDirectory: dataDirectory, migrations: Self.migrations)
-      vault = try Vault(dataDirectory: dataDirectory)
     } catch {
       throw ServiceError.wrapping(error)
     }
+    vault = Vault(dataDirectory: dataDirectory)
     accounts = Accounts(database: database, environment: environment)
     cards = PaymentCards(database: database, accounts: accounts, vault: vault, environment: environment)
     gateway = PaymentGateway(vault: vault, environment: environment)

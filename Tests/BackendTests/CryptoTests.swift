@@ -36,7 +36,9 @@ import Testing
 
   @Test func vault_sealsAndOpens_andRejectsTamperingOrOtherContext() throws {
     let dir = TemporaryDirectory()
-    let vault = try Vault(dataDirectory: dir.url)
+    let vault = Vault(dataDirectory: dir.url)
+    let keyPath = dir.url.appendingPathComponent(Vault.keyFileName).path
+    #expect(!FileManager.default.fileExists(atPath: keyPath), "the key is made on first use, not on open")
     let box = try vault.seal(Data("4242424242424242".utf8), context: "card_1")
     #expect(!String(decoding: box, as: UTF8.self).contains("4242"))
     #expect(try vault.unseal(box, context: "card_1") == Data("4242424242424242".utf8))
@@ -45,11 +47,19 @@ import Testing
     #expect(throws: ServiceError.self) { try vault.unseal(altered, context: "card_1") }
     #expect(throws: ServiceError.self) { try vault.unseal(box, context: "card_2") }
     // Same key file on the next open; the key file is owner-only.
-    let reopened = try Vault(dataDirectory: dir.url)
+    let reopened = Vault(dataDirectory: dir.url)
     #expect(try reopened.unseal(box, context: "card_1") == Data("4242424242424242".utf8))
     let attributes = try FileManager.default.attributesOfItem(
       atPath: dir.url.appendingPathComponent(Vault.keyFileName).path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+  }
+
+  @Test func vault_refusesAKeyFileOfTheWrongSize() throws {
+    let dir = TemporaryDirectory()
+    try Data("short".utf8).write(to: dir.url.appendingPathComponent(Vault.keyFileName))
+    #expect {
+      _ = try Vault(dataDirectory: dir.url).seal(Data("x".utf8), context: "c")
+    } throws: { ($0 as? ServiceError)?.code == "vault_unreadable" }
   }
 
   @Test func randomString_usesOnlyTheAlphabet() throws {

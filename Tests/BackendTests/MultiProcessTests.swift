@@ -28,6 +28,39 @@ import Testing
       outcome = "open failed: \(error)"
     }
     try Data(outcome.utf8).write(to: URL(fileURLWithPath: dir).appendingPathComponent("outcome-\(index)"))
+    // Crash mode: die at once, without closing the database or running any cleanup.
+    if environment["BACKEND_TEST_HELPER_CRASH"] == "1" { kill(getpid(), SIGKILL) }
+  }
+
+  @Test func aProcessKilledRightAfterBooking_losesNothing() throws {
+    let backend = try TestBackend()
+    let token = try backend.signedIn()
+    try backend.addCard(token: token)
+    try ToyInventory.install(backend.services, units: 1)
+    let process = try Self.spawnHelper(backend, token: token, index: 0, crash: true)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    let outcome = try Data(contentsOf: backend.directory.url.appendingPathComponent("outcome-0"))
+    #expect(String(decoding: outcome, as: UTF8.self) == "ok")
+    #expect(try backend.services.ledger.reservations(token: token).count == 1)
+    #expect(try ToyInventory.remaining(backend.services) == 0)
+  }
+
+  static func spawnHelper(_ backend: TestBackend, token: String, index: Int, crash: Bool = false) throws -> Process {
+    let runner = ProductRunner().binDirectory.appendingPathComponent("TravelPackageTests.xctest")
+    let process = Process()
+    process.executableURL = runner
+    process.arguments = ["--testing-library", "swift-testing", "--filter", "MultiProcessTests/helper_bookOnce"]
+    var environment = ProcessInfo.processInfo.environment
+    environment[Self.helperVariable] = backend.directory.path
+    environment["BACKEND_TEST_HELPER_TOKEN"] = token
+    environment["BACKEND_TEST_HELPER_INDEX"] = String(index)
+    environment["BACKEND_TEST_HELPER_CRASH"] = crash ? "1" : "0"
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    return process
   }
 
   @Test func processesRacingForTheLastUnits_neverOversell() throws {
@@ -42,20 +75,8 @@ import Testing
     try ToyInventory.install(backend.services, units: units)
     let runner = ProductRunner().binDirectory.appendingPathComponent("TravelPackageTests.xctest")
     try #require(FileManager.default.isExecutableFile(atPath: runner.path), "test runner not found at \(runner.path)")
-    var processes: [Process] = []
-    for (index, token) in tokens.enumerated() {
-      let process = Process()
-      process.executableURL = runner
-      process.arguments = ["--testing-library", "swift-testing", "--filter", "MultiProcessTests/helper_bookOnce"]
-      var environment = ProcessInfo.processInfo.environment
-      environment[Self.helperVariable] = backend.directory.path
-      environment["BACKEND_TEST_HELPER_TOKEN"] = token
-      environment["BACKEND_TEST_HELPER_INDEX"] = String(index)
-      process.environment = environment
-      process.standardOutput = FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      processes.append(process)
+    let processes = try tokens.enumerated().map { index, token in
+      try Self.spawnHelper(backend, token: token, index: index)
     }
     for process in processes { process.waitUntilExit() }
     let outcomes = try (0..<buyers).map { index in

@@ -1,24 +1,31 @@
 import COpenSSL
 import Common
 import Foundation
+import Synchronization
 
 /// Encrypts secrets at rest (card numbers) with AES-256-GCM under a 256-bit key kept in
-/// `vault.key` in the data directory (owner-only `0600`, created on first use from `RAND_bytes`).
+/// `vault.key` in the data directory (owner-only `0600`, created on first use from `RAND_bytes`;
+/// opening the vault reads or creates nothing until a card is sealed or opened).
 ///
 /// A sealed box is `0x01 | 12-byte random nonce | ciphertext | 16-byte tag`; `context` (for example
 /// the card id) is authenticated as associated data, so a box moved to another row fails to open.
 public final class Vault: Sendable {
   /// The key file name inside the data directory.
   public static let keyFileName = "vault.key"
-  private let key: Data
+  private let source: Source
+  private let loaded = Mutex<Data?>(nil)
 
-  /// A vault with the key of `dataDirectory/vault.key`, creating the key file if it is missing.
+  private enum Source {
+    case file(String)
+    case fixed(Data)
+  }
+
+  /// A vault with the key of `dataDirectory/vault.key`, read (or created, if missing) on first use.
   /// Two processes creating it at once end up with the same key (the file is linked into place
-  /// atomically; the loser reads the winner's).
-  /// - Throws: `vault_unreadable` when the key file exists but is not 32 bytes or cannot be read.
-  public convenience init(dataDirectory: URL) throws {
-    let path = dataDirectory.appendingPathComponent(Self.keyFileName).path
-    try self.init(key: Self.loadOrCreateKey(path))
+  /// atomically; the loser reads the winner's). ``seal(_:context:)`` and ``unseal(_:context:)``
+  /// throw `vault_unreadable` when the key file exists but is not 32 bytes or cannot be read.
+  public init(dataDirectory: URL) {
+    source = .file(dataDirectory.appendingPathComponent(Self.keyFileName).path)
   }
 
   /// A vault with the given 32-byte key (tests).
@@ -26,7 +33,18 @@ public final class Vault: Sendable {
     guard key.count == 32 else {
       throw ServiceError(.unavailable, code: "vault_unreadable", message: "the vault key must be 32 bytes")
     }
-    self.key = key
+    source = .fixed(key)
+  }
+
+  private func key() throws -> Data {
+    switch source {
+    case .fixed(let key): return key
+    case .file(let path):
+      if let key = loaded.withLock({ $0 }) { return key }
+      let key = try Self.loadOrCreateKey(path)
+      loaded.withLock { $0 = key }
+      return key
+    }
   }
 
   static func loadOrCreateKey(_ path: String) throws -> Data {
@@ -56,6 +74,7 @@ public final class Vault: Sendable {
 
   /// Encrypts `plaintext`, binding it to `context`.
   public func seal(_ plaintext: Data, context: String) throws -> Data {
+    let key = try key()
     let nonce = try Crypto.randomBytes(12)
     guard let ctx = EVP_CIPHER_CTX_new() else { throw Crypto.failure("EVP_CIPHER_CTX_new") }
     defer { EVP_CIPHER_CTX_free(ctx) }
@@ -99,6 +118,7 @@ public final class Vault: Sendable {
   public func unseal(_ box: Data, context: String) throws -> Data {
     let tampered = ServiceError(
       .unavailable, code: "vault_tampered", message: "a stored card cannot be decrypted (altered data or another key)")
+    let key = try key()
     let bytes = [UInt8](box)
     guard bytes.count >= 1 + 12 + 16, bytes[0] == 1 else { throw tampered }
     let nonce = Array(bytes[1..<13])
