@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func aProcessKilledRightAfterBooking_losesNothing() throws {
-    let backend = try TestBackend()
+    let backend = try TestBackend(now: Date())
     let token = try backend.signedIn()
     try backend.addCard(token: token)
     try ToyInventory.install(backend.services, units: 1)
@@ -64,7 +64,7 @@ import Testing
   }
 
   @Test func processesRacingForTheLastUnits_neverOversell() throws {
-    let backend = try TestBackend()
+    let backend = try TestBackend(now: Date())
     let buyers = 10
     let units = 3
     let tokens = try (0..<buyers).map { index in

@@ -8,12 +8,18 @@ import Synchronization
 /// A backend on a fresh temporary directory with a settable clock, recorded sleeps and cheap scrypt.
 final class TestBackend: Sendable {
   let directory = TemporaryDirectory()
-  /// Starts at the real time (child processes of the multi-process test use the real clock).
-  let clock = Locked(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+  /// The test clock: ``fixedStart`` unless another start is given.
+  let clock: Locked<Date>
   let sleeps = Locked<[TimeInterval]>([])
   let services: BackendServices
 
-  init() throws {
+  /// 2026-09-21T…Z: the default start of the clock (tests of other kinds book dates after it).
+  static let fixedStart = Date(timeIntervalSince1970: 1_790_000_000)
+
+  /// - Parameter now: the clock's start; pass `Date()` when other processes (with the real clock)
+  ///   use the store too.
+  init(now: Date = TestBackend.fixedStart) throws {
+    clock = Locked(now)
     let clock = self.clock
     let sleeps = self.sleeps
     let environment = BackendEnvironment(
