@@ -50,8 +50,8 @@ extension ReferenceData {
     guard !folded.isEmpty, limit > 0 else { return [] }
     var top: [(score: Double, ref: PlaceRef)] = []
     for position in search.range(prefix: folded) {
-      let key = search.keys[position]
-      let entry = search.entry(ofKey: key)
+      let key = search.key(at: position)
+      guard let entry = search.entry(ofKey: key, limits: searchLimits) else { continue }
       let ref = entry.ref
       let prominence: Double
       switch ref.kind {

@@ -13,10 +13,6 @@ struct BinaryWriter {
   mutating func raw(_ value: [UInt8]) { bytes += value }
 
   /// A string as a 32-bit byte count and its UTF-8 bytes.
-  mutating func string(_ value: String) {
-    count(value.utf8.count)
-    bytes += value.utf8
-  }
 
   private mutating func integer<T: FixedWidthInteger>(_ value: T) {
     var little = value.littleEndian
@@ -28,7 +24,7 @@ struct BinaryWriter {
 struct BinaryReader {
   struct Truncated: Error {}
 
-  private let bytes: [UInt8]
+  let bytes: [UInt8]
   private(set) var offset: Int
 
   init(_ bytes: [UInt8], offset: Int = 0) {
@@ -43,35 +39,45 @@ struct BinaryReader {
     defer { offset += 1 }
     return bytes[offset]
   }
-  mutating func u16() throws -> UInt16 { try integer() }
-  mutating func u32() throws -> UInt32 { try integer() }
-  mutating func u64() throws -> UInt64 { try integer() }
-  mutating func f64() throws -> Double { Double(bitPattern: try integer()) }
+  mutating func u16() throws -> UInt16 { UInt16(littleEndian: try load()) }
+  mutating func u32() throws -> UInt32 { UInt32(littleEndian: try load()) }
+  mutating func u64() throws -> UInt64 { UInt64(littleEndian: try load()) }
+  mutating func f64() throws -> Double { Double(bitPattern: try u64()) }
   mutating func count() throws -> Int { Int(try u32()) }
 
   /// `count` raw bytes.
   mutating func raw(_ count: Int) throws -> [UInt8] {
+    let range = try skip(count)
+    return Array(bytes[range])
+  }
+
+  /// Moves past `count` bytes and returns their range.
+  mutating func skip(_ count: Int) throws -> Range<Int> {
     guard count >= 0, count <= bytes.count - offset else { throw Truncated() }
     defer { offset += count }
-    return Array(bytes[offset..<offset + count])
+    return offset..<offset + count
   }
 
-  mutating func string() throws -> String {
-    let length = try count()
-    guard length <= bytes.count - offset else { throw Truncated() }
-    defer { offset += length }
-    return String(decoding: bytes[offset..<offset + length], as: UTF8.self)
+  /// A string of `length` UTF-8 bytes (invalid sequences become U+FFFD).
+  mutating func string(length: Int) throws -> String {
+    let range = try skip(length)
+    return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
   }
 
-  private mutating func integer<T: FixedWidthInteger>() throws -> T {
+  private mutating func load<T: FixedWidthInteger>() throws -> T {
     let size = MemoryLayout<T>.size
     guard size <= bytes.count - offset else { throw Truncated() }
-    var value: T = 0
-    for index in 0..<size {
-      value |= T(truncatingIfNeeded: bytes[offset + index]) << (8 * index)
-    }
+    let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
     offset += size
     return value
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// The little-endian integer at `offset`, or 0 when it would read past the end.
+  func littleEndian<T: FixedWidthInteger>(at offset: Int, as type: T.Type = T.self) -> T {
+    guard offset >= 0, offset <= count - MemoryLayout<T>.size else { return 0 }
+    return T(littleEndian: withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) })
   }
 }
 

@@ -65,7 +65,7 @@ extension ReferenceData {
   }
 
   private func resolveName(_ folded: String, qualifier: String?, text: String) throws(ServiceError) -> Place? {
-    let matches = search.exactMatches(folded).filter { !$0.isCode }
+    let matches = search.exactMatches(folded, limits: searchLimits).filter { !$0.isCode }
     func refs(_ kind: PlaceRef.Kind) -> [Int] {
       var seen = Set<Int>()
       return matches.filter { $0.ref.kind == kind }.map(\.ref.index).filter { seen.insert($0).inserted }

@@ -22,8 +22,6 @@ public final class ReferenceData: Sendable {
   public let airports: [Airport]
   /// Airlines with a valid IATA or ICAO code, in OpenFlights order.
   public let airlines: [Airline]
-  /// Routes between known airports, sorted by origin, then destination.
-  public let routes: [Route]
   /// Aircraft types.
   public let aircraftTypes: [AircraftType]
   /// Cities of at least 100,000 inhabitants, most populous first.
@@ -34,7 +32,9 @@ public final class ReferenceData: Sendable {
   public let metroAreas: [MetroArea]
 
   let airportIndex: [String: Int]
-  /// For each airport (same index), its outgoing routes: a range of ``routes``.
+  /// The routes, packed (see ``RouteTable``).
+  let routeTable: RouteTable
+  /// For each airport (same index), its outgoing routes: a range of `routeTable.routes`.
   let routeRanges: [Range<Int>]
   /// For each airport (same index), routes departing plus routes arriving.
   let routeCounts: [Int]
@@ -48,16 +48,17 @@ public final class ReferenceData: Sendable {
   let metroIndex: [String: Int]
   let cityIndex: [Int: Int]
   let search: SearchIndex
+  /// The table sizes, by kind of ``PlaceRef``, that search entries are checked against.
+  let searchLimits: [PlaceRef.Kind: Int]
 
   // MARK: Loading
 
   private static let loaded: Result<ReferenceData, ServiceError> = {
     do {
       let url = try SharedResources.url(ReferenceDataCompiler.compiledPath)
-      guard let data = FileManager.default.contents(atPath: url.path) else {
-        throw SharedResources.Failure.unreadable(path: url.path)
-      }
-      return .success(try ReferenceData(compiled: data))
+      guard let bytes = readFile(url.path) else { throw SharedResources.Failure.unreadable(path: url.path) }
+      let (tables, routes, search) = try decode(bytes)
+      return .success(ReferenceData(tables: tables, routes: routes, search: search))
     } catch {
       return .failure(
         ServiceError(
@@ -78,8 +79,8 @@ public final class ReferenceData: Sendable {
   /// - Throws: ``SharedResources/Failure/malformed(path:reason:)`` when the bytes are not a
   ///   compiled file of the current ``ReferenceDataCompiler/formatVersion`` or are truncated.
   public convenience init(compiled data: Data) throws {
-    let (tables, search) = try Self.decode(Array(data))
-    self.init(tables: tables, search: search)
+    let (tables, routes, search) = try Self.decode(Array(data))
+    self.init(tables: tables, routes: routes, search: search)
   }
 
   /// Reference data from the CSVs of a `Shared/` directory, compiled in memory (slow: for tests
@@ -96,29 +97,27 @@ public final class ReferenceData: Sendable {
   ) {
     var tables = ReferenceTables()
     tables.airports = airports.sorted { $0.iata < $1.iata }
-    let codes = Set(airports.map(\.iata))
-    tables.routes = routes.filter { codes.contains($0.origin) && codes.contains($0.destination) }
-      .enumerated().sorted {
-        ($0.element.origin, $0.element.destination, $0.offset) < ($1.element.origin, $1.element.destination, $1.offset)
-      }
-      .map(\.element)
+    tables.routes = routes
     tables.airlines = airlines
     tables.aircraftTypes = aircraftTypes
     tables.cities = cities.sorted { ($0.population, $1.geonameID) > ($1.population, $0.geonameID) }
     tables.countries = countries.sorted { $0.iso2 < $1.iso2 }
     tables.metroAreas = metroAreas.sorted { $0.code < $1.code }
-    self.init(tables: tables, search: SearchIndex(items: ReferenceDataCompiler.searchItems(tables)))
+    self.init(
+      tables: tables, routes: RouteTable(routes: routes, airports: tables.airports),
+      search: SearchIndex(items: ReferenceDataCompiler.searchItems(tables)))
   }
 
-  init(tables: ReferenceTables, search: SearchIndex) {
+  init(tables: ReferenceTables, routes: RouteTable, search: SearchIndex) {
     airports = tables.airports
     airlines = tables.airlines
-    routes = tables.routes
+    routeTable = routes
     aircraftTypes = tables.aircraftTypes
     cities = tables.cities
     countries = tables.countries
     metroAreas = tables.metroAreas
     self.search = search
+    searchLimits = [.airport: tables.airports.count, .city: tables.cities.count, .metroArea: tables.metroAreas.count]
 
     var airportIndex: [String: Int] = [:]
     airportIndex.reserveCapacity(airports.count)
@@ -127,30 +126,32 @@ public final class ReferenceData: Sendable {
 
     var ranges = [Range<Int>](repeating: 0..<0, count: airports.count)
     var counts = [Int](repeating: 0, count: airports.count)
+    let packed = routes.routes
     var start = 0
-    while start < routes.count {
-      let origin = routes[start].origin
+    while start < packed.count {
+      let origin = Int(packed[start].origin)
       var end = start + 1
-      while end < routes.count && routes[end].origin == origin { end += 1 }
-      if let index = airportIndex[origin] {
-        ranges[index] = start..<end
-        counts[index] += end - start
-      }
+      while end < packed.count && Int(packed[end].origin) == origin { end += 1 }
+      ranges[origin] = start..<end
+      counts[origin] += end - start
       start = end
     }
-    for route in routes {
-      if let index = airportIndex[route.destination] { counts[index] += 1 }
-    }
+    for route in packed { counts[Int(route.destination)] += 1 }
     routeRanges = ranges
     routeCounts = counts
     airportsByRoutes = airports.indices.sorted { (counts[$1], $0) < (counts[$0], $1) }
 
     var airlineIndex: [String: Int] = [:]
-    for (index, airline) in airlines.enumerated() {
-      for code in [airline.iata, airline.icao] where !code.isEmpty {
-        if let existing = airlineIndex[code], airlines[existing].active || !airline.active { continue }
-        airlineIndex[code] = index
-      }
+    airlineIndex.reserveCapacity(airlines.count * 2)
+    let allAirlines = tables.airlines
+    func register(_ code: String, _ index: Int) {
+      guard !code.isEmpty else { return }
+      if let existing = airlineIndex[code], allAirlines[existing].active || !allAirlines[index].active { return }
+      airlineIndex[code] = index
+    }
+    for (index, airline) in allAirlines.enumerated() {
+      register(airline.iata, index)
+      register(airline.icao, index)
     }
     self.airlineIndex = airlineIndex
     var aircraftIndex: [String: Int] = [:]
@@ -222,22 +223,37 @@ public final class ReferenceData: Sendable {
   /// The cities named `name` (diacritic- and case-insensitive: "zurich" finds Zürich), most
   /// populous first.
   public func cities(named name: String) -> [City] {
-    search.exactMatches(TextFolding.fold(name)).filter { $0.ref.kind == .city }.map { cities[$0.ref.index] }
+    search.exactMatches(TextFolding.fold(name), limits: searchLimits).filter { $0.ref.kind == .city }.map {
+      cities[$0.ref.index]
+    }
   }
 
   // MARK: Routes
 
+  /// The number of routes.
+  public var numberOfRoutes: Int { routeTable.routes.count }
+
+  /// Every route, sorted by origin, then destination. Builds 66,000 values: call it once (to
+  /// build a graph, say), not per lookup; ``routes(from:)`` is the per-airport view.
+  public func allRoutes() -> [Route] {
+    routeTable.routes.map { routeTable.route($0, airports: airports) }
+  }
+
   /// The routes departing from airport `origin` (IATA, any case), sorted by destination; empty
   /// for an unknown airport.
-  public func routes(from origin: String) -> ArraySlice<Route> {
+  public func routes(from origin: String) -> [Route] {
     guard let index = airportIndex[origin.uppercased()] else { return [] }
-    return routes[routeRanges[index]]
+    return routeTable.routes[routeRanges[index]].map { routeTable.route($0, airports: airports) }
   }
 
   /// The airports with a route from `origin` (IATA codes, sorted, without repeats).
   public func destinations(from origin: String) -> [String] {
+    guard let index = airportIndex[origin.uppercased()] else { return [] }
     var result: [String] = []
-    for route in routes(from: origin) where result.last != route.destination { result.append(route.destination) }
+    for route in routeTable.routes[routeRanges[index]] {
+      let code = airports[Int(route.destination)].iata
+      if result.last != code { result.append(code) }
+    }
     return result
   }
 
@@ -273,7 +289,12 @@ public final class ReferenceData: Sendable {
 
   /// The nearest airport to `point`, or nil when there are no airports.
   public func nearestAirport(to point: Coordinate) -> Airport? {
-    airports.min { Geography.distanceKm(point, $0.coordinate) < Geography.distanceKm(point, $1.coordinate) }
+    var best: (airport: Airport, distance: Double)?
+    for airport in airports {
+      let distance = Geography.distanceKm(point, airport.coordinate)
+      if best == nil || distance < best!.distance { best = (airport, distance) }
+    }
+    return best?.airport
   }
 
   /// The radius around a city centre within which an airport with routes serves the city: 50 km.
@@ -303,7 +324,31 @@ public final class ReferenceData: Sendable {
 
   // MARK: Decoding
 
-  private static func decode(_ bytes: [UInt8]) throws -> (ReferenceTables, SearchIndex) {
+  /// The bytes of the file at `path`, read in one go; nil when it cannot be read.
+  private static func readFile(_ path: String) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_size >= 0 else { return nil }
+    let size = Int(status.st_size)
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+      var done = 0
+      while done < size {
+        let got = read(descriptor, buffer.baseAddress! + done, size - done)
+        if got <= 0 {
+          failed = got < 0 || done < size
+          break
+        }
+        done += got
+      }
+      initialized = done
+    }
+    return failed ? nil : bytes
+  }
+
+  private static func decode(_ bytes: [UInt8]) throws -> (ReferenceTables, RouteTable, SearchIndex) {
     let path = ReferenceDataCompiler.compiledPath
     func malformed(_ reason: String) -> SharedResources.Failure { .malformed(path: path, reason: reason) }
     var reader = BinaryReader(bytes)
@@ -322,8 +367,7 @@ public final class ReferenceData: Sendable {
       var strings: [String] = []
       strings.reserveCapacity(stringCount)
       for _ in 0..<stringCount {
-        let length = Int(try reader.u16())
-        strings.append(String(decoding: try reader.raw(length), as: UTF8.self))
+        strings.append(try reader.string(length: Int(try reader.u16())))
       }
       func string() throws -> String {
         let id = Int(try reader.u32())
@@ -395,15 +439,16 @@ public final class ReferenceData: Sendable {
             longitude: try reader.f64(), timeZoneIdentifier: zone))
       }
       let routeCount = try count()
-      var rawRoutes: [(airline: String, origin: Int, destination: Int, codeshare: Bool, stops: Int, equipment: Int)] =
-        []
-      rawRoutes.reserveCapacity(routeCount)
+      var packed: [PackedRoute] = []
+      packed.reserveCapacity(routeCount)
       for _ in 0..<routeCount {
-        rawRoutes.append(
-          (
-            try string(), Int(try reader.u16()), Int(try reader.u16()), try reader.u8() == 1, Int(try reader.u8()),
-            Int(try reader.u32())
-          ))
+        let route = PackedRoute(
+          airline: try reader.u32(), origin: try reader.u16(), destination: try reader.u16(),
+          codeshare: try reader.u8() == 1, stops: try reader.u8(), equipment: try reader.u32())
+        guard Int(route.airline) < strings.count, Int(route.origin) < airportCount,
+          Int(route.destination) < airportCount
+        else { throw malformed("route out of range") }
+        packed.append(route)
       }
       var equipment: [[String]] = []
       for _ in 0..<(try count()) {
@@ -411,45 +456,10 @@ public final class ReferenceData: Sendable {
         for _ in 0..<(try count()) { list.append(try string()) }
         equipment.append(list)
       }
-      tables.routes.reserveCapacity(routeCount)
-      for raw in rawRoutes {
-        guard raw.origin < airportCount, raw.destination < airportCount, raw.equipment < equipment.count else {
-          throw malformed("route out of range")
-        }
-        tables.routes.append(
-          Route(
-            airline: raw.airline, origin: tables.airports[raw.origin].iata,
-            destination: tables.airports[raw.destination].iata, codeshare: raw.codeshare, stops: raw.stops,
-            equipment: equipment[raw.equipment]))
-      }
-
-      let text = try reader.raw(try count())
-      let limits: [PlaceRef.Kind: Int] = [
-        .airport: airportCount, .city: tables.cities.count, .metroArea: tables.metroAreas.count,
-      ]
-      var entries: [SearchIndex.Entry] = []
-      let entryCount = try count()
-      entries.reserveCapacity(entryCount)
-      for _ in 0..<entryCount {
-        guard let ref = PlaceRef(raw: try reader.u32()) else { throw malformed("bad search entry") }
-        let start = Int(try reader.u32())
-        let length = Int(try reader.u16())
-        let isCode = try reader.u8() == 1
-        guard ref.index < limits[ref.kind]!, start + length <= text.count else { throw malformed("bad search entry") }
-        entries.append(SearchIndex.Entry(ref: ref, start: start, length: length, isCode: isCode))
-      }
-      var keys: [UInt64] = []
-      let keyCount = try count()
-      keys.reserveCapacity(keyCount)
-      for _ in 0..<keyCount {
-        let key = try reader.u64()
-        guard Int(key >> 16) < entries.count, Int(key & 0xFFFF) < entries[Int(key >> 16)].length else {
-          throw malformed("bad search key")
-        }
-        keys.append(key)
-      }
+      guard packed.allSatisfy({ Int($0.equipment) < equipment.count }) else { throw malformed("route out of range") }
+      let search = try SearchIndex(reading: &reader)
       guard reader.isAtEnd else { throw malformed("unexpected bytes after the search index") }
-      return (tables, SearchIndex(text: text, entries: entries, keys: keys))
+      return (tables, RouteTable(strings: strings, equipment: equipment, routes: packed), search)
     } catch is BinaryReader.Truncated {
       throw malformed("the file is truncated")
     }

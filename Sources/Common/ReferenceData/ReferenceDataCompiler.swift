@@ -342,18 +342,7 @@ public enum ReferenceDataCompiler {
       body.count(list.count)
       for code in list { body.u32(id(code)) }
     }
-    let search = SearchIndex(items: searchItems(tables))
-    body.count(search.text.count)
-    body.raw(search.text)
-    body.count(search.entries.count)
-    for entry in search.entries {
-      body.u32(entry.ref.raw)
-      body.u32(UInt32(entry.start))
-      body.u16(UInt16(entry.length))
-      body.u8(entry.isCode ? 1 : 0)
-    }
-    body.count(search.keys.count)
-    for key in search.keys { body.u64(key) }
+    SearchIndex.write(items: searchItems(tables), to: &body)
 
     var file = BinaryWriter()
     file.raw(magic)
