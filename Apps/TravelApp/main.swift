@@ -19,8 +19,10 @@ let root = Command(
   name: "travel",
   summary: "A travel app: flights, hotels, rental cars, your account and trips.",
   subcommands: [
-    BookingCommands.root(services: BookingServices(flights: FlightsWiring.search(context:)))
-      .renamed("flights", summary: "Search and book flights."),
+    BookingCommands.root(
+      services: BookingServices(flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:))
+    )
+    .renamed("flights", summary: "Search and book flights."),
     HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels."),
     CarRentalCommands.root(environment: CarRentalEnvironment(service: CarRentalWiring.service(context:)))
       .renamed("cars", summary: "Search and book rental cars."),

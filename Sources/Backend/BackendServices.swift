@@ -10,7 +10,7 @@ import Foundation
 public final class BackendServices: Sendable {
   /// Every module's migrations, in order. Append a module's list; never reorder.
   public static let migrations: [Migration] =
-    CoreSchema.migrations + HotelStore.migrations + CarRentalSchema.migrations
+    CoreSchema.migrations + HotelStore.migrations + CarRentalSchema.migrations + FlightSchema.migrations
 
   /// The connection the services share (serialised; see ``Database``).
   public let database: Database
@@ -37,6 +37,7 @@ public final class BackendServices: Sendable {
     ledger = ReservationLedger(database: database, accounts: accounts, gateway: gateway, environment: environment)
     ledger.register(.hotel, cancellation: HotelStore.cancellationPolicy)
     ledger.register(.car, cancellation: SQLiteCarRentals.cancellation)
+    ledger.register(.flight, cancellation: SQLiteFlightSeats.cancellation)
   }
 
   /// The account service (sign-up, sessions, profile, preferences).

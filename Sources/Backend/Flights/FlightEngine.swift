@@ -122,7 +122,16 @@ public final class FlightEngine: FlightSearching, Sendable {
   }
 
   public func offer(_ id: FlightOfferID) throws -> FlightOffer {
-    let load = try seatLoad()
+    try offer(id, load: try seatLoad())
+  }
+
+  /// The offer of `id` priced over `booked` (the seats sold on its flights, read in the booking
+  /// transaction).
+  func offer(_ id: FlightOfferID, booked: [BookedSeats]) throws -> FlightOffer {
+    try offer(id, load: seatLoad(booked))
+  }
+
+  private func offer(_ id: FlightOfferID, load: SeatLoad) throws -> FlightOffer {
     let search = ItinerarySearch(
       network: network, load: load, cabin: id.cabin.index, adults: Int32(id.adults),
       today: Int32(utcToday().daysSinceEpoch))
@@ -206,9 +215,11 @@ public final class FlightEngine: FlightSearching, Sendable {
     LocalDate(daysSinceEpoch: Int((now().timeIntervalSince1970 / 86_400).rounded(.down)))
   }
 
-  private func seatLoad() throws -> SeatLoad {
+  private func seatLoad() throws -> SeatLoad { seatLoad(try seats.bookedSeats()) }
+
+  private func seatLoad(_ booked: [BookedSeats]) -> SeatLoad {
     var load = SeatLoad()
-    for entry in try seats.bookedSeats() where entry.seats != 0 {
+    for entry in booked where entry.seats != 0 {
       guard let index = network.pattern(of: entry.flight) else { continue }
       load.add(
         pattern: index, day: Int32(entry.date.daysSinceEpoch), cabin: entry.cabin.index, seats: Int32(entry.seats))

@@ -1,31 +1,91 @@
 import Common
 import Foundation
 
-/// How the apps get the flight services: the world network generated once per process from
-/// `Shared/`, over the seats booked in the store of the command's data directory.
+extension FlightNetworkInput {
+  /// The network input of the reference data: every airport, the airlines with a two-character
+  /// IATA code (the active one where a code was reused), the direct routes that are not
+  /// codeshares (OpenFlights.org), and the aircraft type names.
+  public init(referenceData data: ReferenceData) {
+    var airlines: [String: String] = [:]
+    for airline in data.airlines where airline.iata.count == 2 && airline.iata != "\\N" && airline.iata != "-" {
+      if airline.active || airlines[airline.iata] == nil { airlines[airline.iata] = airline.name }
+    }
+    var names: [String: String] = [:]
+    for type in data.aircraftTypes where !type.iata.isEmpty && type.iata != "\\N" { names[type.iata] = type.name }
+    self.init(
+      airports: data.airports.map {
+        Airport(
+          iata: $0.iata, name: $0.name, city: $0.city, country: $0.countryCode, latitude: $0.latitude,
+          longitude: $0.longitude, timeZone: $0.timeZoneIdentifier)
+      },
+      airlines: airlines,
+      routes: data.routes.filter { !$0.codeshare && $0.stops == 0 }.map {
+        Route(airline: $0.airline, origin: $0.origin, destination: $0.destination, equipment: $0.equipment)
+      },
+      aircraftNames: names)
+  }
+}
+
+/// How the apps get the flight services: the world network generated once per process from the
+/// reference data, over the seats booked in the store of the command's data directory.
 public enum FlightsWiring {
-  private static let world: Result<FlightNetwork, ServiceError> = {
+  private static let loaded: Result<(FlightNetwork, ReferenceData), ServiceError> = {
     do {
-      return .success(FlightNetwork(try FlightNetworkInput.shared()))
+      let data = try ReferenceData.shared()
+      return .success((FlightNetwork(FlightNetworkInput(referenceData: data)), data))
     } catch let error as ServiceError {
       return .failure(error)
     } catch {
-      return .failure(
-        ServiceError(
-          .unavailable, code: "reference_data_unavailable",
-          message: "cannot load the airline and route data: \(error.localizedDescription)"))
+      return .failure(ServiceError(.unavailable, code: "reference_data_unavailable", message: "\(error)"))
     }
   }()
 
-  /// The world's flight network (built on first use, then kept).
-  /// - Throws: ``ServiceError`` `reference_data_unavailable` (exit 1) when `Shared/` cannot be read.
-  public static func network() throws -> FlightNetwork { try world.get() }
+  /// The world's flight network and its reference data (built on first use, then kept).
+  /// - Throws: ``ServiceError`` `reference_data_unavailable` (exit 1).
+  public static func world() throws -> (FlightNetwork, ReferenceData) { try loaded.get() }
 
-  /// The flight search service for a command run with `context`.
+  /// Places through the reference data (CLI.md "Places"): an airport gives itself; a metropolitan
+  /// code or a city its airports; `lat,lon` the served airports within 100 km (else the nearest
+  /// within 300 km).
+  public static func resolver(_ data: ReferenceData) -> FlightEngine.PlaceResolver {
+    { text in
+      let place = try data.resolvePlace(text)
+      if case .coordinate(let point, _) = place {
+        let near = data.airports(near: point, radiusKm: 100, servedOnly: true)
+        let codes = (near.isEmpty ? Array(data.airports(near: point, radiusKm: 300, servedOnly: true).prefix(1)) : near)
+          .map(\.airport.iata)
+        return codes
+      }
+      return place.airports.map(\.iata)
+    }
+  }
+
+  /// Autocomplete through the reference data (code, name or city prefix; busiest first).
+  public static func suggester(_ data: ReferenceData) -> FlightEngine.AirportSuggester {
+    { query, limit in
+      data.airportSuggestions(for: query, limit: limit).map {
+        AirportSummary(
+          iata: $0.iata, name: $0.name, city: $0.city, country: $0.countryCode, timeZone: $0.timeZoneIdentifier)
+      }
+    }
+  }
+
+  /// The search engine over `seats`.
+  public static func engine(seats: any FlightSeatReading) throws -> FlightEngine {
+    let (network, data) = try world()
+    return FlightEngine(network: network, seats: seats, resolvePlace: resolver(data), suggestAirports: suggester(data))
+  }
+
+  /// The flight search service for a command run with `context` (seats from its store).
   public static func search(context: CLIContext) throws -> any FlightSearching {
-    let network = try network()
-    return FlightEngine(
-      network: network, seats: InMemoryFlightSeats(), resolvePlace: InterimPlaces.resolver(network),
-      suggestAirports: InterimPlaces.suggester(network))
+    let services = try BackendServices(dataDirectory: context.dataDirectory)
+    return try engine(seats: SQLiteFlightSeats(database: services.database))
+  }
+
+  /// The booking service for a command run with `context`.
+  public static func booking(context: CLIContext) throws -> any FlightBooking {
+    let services = try BackendServices(dataDirectory: context.dataDirectory)
+    let engine = try engine(seats: SQLiteFlightSeats(database: services.database))
+    return FlightBookingEngine(engine: engine, ledger: services.ledger)
   }
 }

@@ -1,0 +1,117 @@
+import Common
+import Foundation
+
+/// Books flight offers through the reservations ledger (``FlightBooking``).
+///
+/// 1. The offer id is re-priced at today's seats (outside the transaction, to fail fast): a flight
+///    gone from the schedule or departed is `offer_expired`; fewer seats than passengers left is
+///    `sold_out`; a price above the quoted one is `price_changed`, with the new `price` and
+///    `offerId` in the error's details.
+/// 2. In the ledger's single `BEGIN IMMEDIATE` transaction, the seats of the offer's flights are
+///    read again and the offer re-priced; if it now costs more than the amount about to be
+///    charged (`price_changed`) or lacks seats (`sold_out`) nothing is taken. Else `adults` seats
+///    are taken on every flight, the card is charged the current price (never more than quoted)
+///    and the reservation is recorded with a PNR. An idempotency key seen before returns the
+///    first reservation.
+public final class FlightBookingEngine: FlightBooking, Sendable {
+  let engine: FlightEngine
+  let ledger: ReservationLedger
+
+  public init(engine: FlightEngine, ledger: ReservationLedger) {
+    self.engine = engine
+    self.ledger = ledger
+  }
+
+  public func book(_ request: FlightBookingRequest, token: String) throws -> Reservation {
+    let id = request.offerID
+    guard request.passengers.count == id.adults else {
+      throw ServiceError.invalid(
+        "passenger_count",
+        "the offer is for \(id.adults) adult(s) but \(request.passengers.count) passenger(s) were given: expected one per adult"
+      )
+    }
+    let current: FlightOffer
+    do {
+      current = try engine.offer(id)
+      try Self.checkPrice(current, quoted: id.quotedTotal)
+    } catch let error as ServiceError where error.kind == .refused {
+      // A retry of a booking that already went through may see its own seats: answer it first.
+      if let first = try earlierReservation(request, token: token) { return first }
+      throw error
+    }
+    let total = current.price.rounded()
+    let details = Self.details(current, passengers: request.passengers)
+    let summary = Self.summary(current)
+    let booking = BookingRequest(
+      token: token, kind: .flight, cardID: request.cardID, idempotencyKey: request.idempotencyKey, total: total,
+      summary: summary, startsAt: current.outbound.departure.instant,
+      endsAt: (current.inbound ?? current.outbound).arrival.instant, details: details)
+    return try ledger.book(booking) { context in
+      let booked = try SQLiteFlightSeats.booked(context.db, flights: id.flights, cabin: id.cabin)
+      let now = try engine.offer(id, booked: booked)
+      try Self.checkPrice(now, quoted: total)
+      try SQLiteFlightSeats.take(
+        context.db, reservationID: context.reservationID, flights: id.flights, cabin: id.cabin, seats: id.adults)
+    }
+  }
+
+  /// Throws `price_changed` when `offer` costs more than `quoted`.
+  static func checkPrice(_ offer: FlightOffer, quoted: Money) throws {
+    guard offer.price.currencyCode == quoted.currencyCode, offer.price.rounded().amount <= quoted.amount else {
+      throw ServiceError.refused(
+        "price_changed",
+        "the price of this offer rose from \(quoted.formatted()) to \(offer.price.formatted()): book the new offer \(offer.id) to accept it",
+        details: [
+          "price": offer.price.amountString, "currency": offer.price.currencyCode, "offerId": offer.id.description,
+        ])
+    }
+  }
+
+  /// The reservation an earlier call made with the same idempotency key, if any.
+  private func earlierReservation(_ request: FlightBookingRequest, token: String) throws -> Reservation? {
+    guard let key = request.idempotencyKey else { return nil }
+    let userID = try ledger.accounts.userID(token: token)
+    guard
+      let id: String = try ledger.db.queryOne(
+        "SELECT id FROM reservations WHERE user_id = ? AND idempotency_key = ? AND kind = 'flight'", userID, key)?.get(
+          "id")
+    else { return nil }
+    return try ledger.reservation(id: id, token: token)
+  }
+
+  /// `SFO → JFK, UA 1478, 2026-12-20` (round trip: `SFO ⇄ JFK, …`).
+  static func summary(_ offer: FlightOffer) -> String {
+    let arrow = offer.inbound == nil ? "→" : "⇄"
+    let flights = offer.outbound.segments.map(\.flight.description).joined(separator: " + ")
+    var text =
+      "\(offer.outbound.origin) \(arrow) \(offer.outbound.destination), \(flights), \(offer.outbound.departure.localDate)"
+    if let inbound = offer.inbound { text += " – \(inbound.departure.localDate)" }
+    return text
+  }
+
+  /// What the reservation keeps: offer id, cabin, passengers, segments (local times), fare.
+  static func details(_ offer: FlightOffer, passengers: [PassengerName]) -> [String: JSONValue] {
+    let segments: [JSONValue] = offer.segments.map { segment in
+      .object([
+        "flight": .string(segment.flight.code), "carrier": .string(segment.flight.carrier),
+        "from": .string(segment.from), "to": .string(segment.to),
+        "departure": .string(segment.departure.iso8601), "arrival": .string(segment.arrival.iso8601),
+        "departureTimeZone": .string(segment.departure.timeZone), "arrivalTimeZone": .string(segment.arrival.timeZone),
+        "aircraft": .string(segment.aircraft),
+      ])
+    }
+    let fare = offer.fare
+    return [
+      "offerId": .string(offer.id.description),
+      "cabin": .string(offer.cabin.rawValue),
+      "adults": .integer(Int64(offer.adults)),
+      "passengers": .array(passengers.map { .string($0.description) }),
+      "segments": .array(segments),
+      "fare": .object([
+        "fare": .string(fare.fare.rounded().amountString),
+        "taxesAndFees": .string(fare.taxesAndFees.rounded().amountString),
+        "total": .string(fare.total.rounded().amountString), "currency": .string(fare.total.currencyCode),
+      ]),
+    ]
+  }
+}
