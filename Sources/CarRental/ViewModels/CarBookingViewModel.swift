@@ -1,0 +1,89 @@
+import Common
+import Foundation
+import Reactive
+
+/// Booking one offer: the driver's name, an optional card, then "Book".
+///
+/// Inputs: ``driverNameChanged(_:)``, ``cardSelected(_:)``, ``bookTapped()``,
+/// ``acceptNewPriceTapped()`` (after a price change).
+/// Outputs: ``isBookEnabled``, ``isBooking``, ``reservation`` (when booked), ``errorMessage``,
+/// ``newPrice`` (when the price rose since the search: book again to accept it).
+///
+/// One idempotency key per view model: a repeated tap or a retry after a lost answer books once.
+public final class CarBookingViewModel {
+  @Published public private(set) var isBookEnabled = false
+  @Published public private(set) var isBooking = false
+  @Published public private(set) var reservation: Reservation?
+  @Published public private(set) var errorMessage: String?
+  @Published public private(set) var newPrice: Money?
+
+  /// The offer that will be booked (replaced by the new one after a price change is accepted).
+  public private(set) var offerID: String
+  private var pendingOfferID: String?
+  private var driver = ""
+  private var cardID: String?
+  private let idempotencyKey: String
+  private let requests = PassthroughSubject<CarBookingRequest, Never>()
+  private var cancellables = Set<AnyCancellable>()
+
+  public init(offerID: String, environment: CarRentalViewEnvironment, idempotencyKey: String = UUID().uuidString) {
+    self.offerID = offerID
+    self.idempotencyKey = idempotencyKey
+    let service = environment.service
+    requests
+      .map { request in environment.call { try service.book(request) } }
+      .switchToLatest()
+      .sink { [weak self] result in self?.received(result) }
+      .store(in: &cancellables)
+  }
+
+  /// "Given Family".
+  public func driverNameChanged(_ name: String) {
+    driver = name.trimmingCharacters(in: .whitespaces)
+    updateEnabled()
+  }
+
+  /// A stored card id, or nil for the default card.
+  public func cardSelected(_ id: String?) { cardID = id }
+
+  public func bookTapped() {
+    guard isBookEnabled else { return }
+    isBooking = true
+    updateEnabled()
+    errorMessage = nil
+    requests.send(
+      CarBookingRequest(offerID: offerID, driverName: driver, cardID: cardID, idempotencyKey: idempotencyKey))
+  }
+
+  /// Takes the new price offered after `price_changed`; the next ``bookTapped()`` books it.
+  public func acceptNewPriceTapped() {
+    guard let pending = pendingOfferID else { return }
+    offerID = pending
+    pendingOfferID = nil
+    newPrice = nil
+    errorMessage = nil
+    updateEnabled()
+  }
+
+  private func updateEnabled() {
+    isBookEnabled = !isBooking && reservation == nil && driver.split(separator: " ").count >= 2
+  }
+
+  private func received(_ result: Result<Reservation, ServiceError>) {
+    isBooking = false
+    switch result {
+    case .success(let booked):
+      reservation = booked
+    case .failure(let error):
+      errorMessage = error.message
+      if error.code == "price_changed", let id = error.details["offerId"], let amount = error.details["price"],
+        let currency = error.details["currency"],
+        let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX"))
+      {
+        pendingOfferID = id
+        newPrice = Money(amount: value, currency: currency)
+      }
+    }
+    updateEnabled()
+  }
+}

@@ -1,0 +1,90 @@
+import Common
+import Foundation
+import Reactive
+
+/// What the car view models need: the service and two schedulers (the main queue for outputs, a
+/// background queue for service calls). Tests pass `DispatchQueue.test` for both.
+public struct CarRentalViewEnvironment {
+  public var service: CarRentalService
+  public var mainQueue: AnySchedulerOf<DispatchQueue>
+  public var backgroundQueue: AnySchedulerOf<DispatchQueue>
+
+  public init(
+    service: CarRentalService, mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>
+  ) {
+    self.service = service
+    self.mainQueue = mainQueue
+    self.backgroundQueue = backgroundQueue
+  }
+
+  /// Runs `body` on the background queue and delivers its result on the main queue, never failing
+  /// (the failure is in the `Result`, as a ``ServiceError``).
+  func call<T>(_ body: @escaping @Sendable () throws -> T) -> AnyPublisher<Result<T, ServiceError>, Never> {
+    Deferred {
+      Future<Result<T, ServiceError>, Never> { promise in
+        do {
+          promise(.success(.success(try body())))
+        } catch let error as ServiceError {
+          promise(.success(.failure(error)))
+        } catch {
+          promise(.success(.failure(ServiceError(.unavailable, code: "failed", message: error.localizedDescription))))
+        }
+      }
+    }
+    .subscribe(on: backgroundQueue)
+    .receive(on: mainQueue)
+    .eraseToAnyPublisher()
+  }
+}
+
+/// One offer as a results row shows it.
+public struct CarOfferRow: Hashable, Sendable {
+  public var offer: CarOffer
+  public var company: String
+  /// `CDAR`.
+  public var acriss: String
+  /// `Compact, 4-5 door, automatic, air conditioning`.
+  public var description: String
+  /// `7 days`.
+  public var duration: String
+  /// `$179.34`.
+  public var total: String
+  /// `3 available`.
+  public var availability: String
+
+  public init(_ offer: CarOffer) {
+    self.offer = offer
+    company = offer.company.name
+    acriss = offer.acriss.rawValue
+    description = offer.acriss.words
+    duration = "\(offer.days) day\(offer.days == 1 ? "" : "s")"
+    total = offer.total.formatted(locale: Locale(identifier: "en_US"))
+    availability = "\(offer.carsAvailable) available"
+  }
+}
+
+/// Offers of one ACRISS category (`Compact`), cheapest first; groups are ordered by their cheapest offer.
+public struct CarCategoryGroup: Hashable, Sendable {
+  public var category: String
+  public var rows: [CarOfferRow]
+
+  public init(category: String, rows: [CarOfferRow]) {
+    self.category = category
+    self.rows = rows
+  }
+
+  /// Groups offers (already sorted by total) by category, keeping that order.
+  public static func grouping(_ offers: [CarOffer]) -> [CarCategoryGroup] {
+    var groups: [CarCategoryGroup] = []
+    var index: [String: Int] = [:]
+    for offer in offers {
+      if let position = index[offer.category] {
+        groups[position].rows.append(CarOfferRow(offer))
+      } else {
+        index[offer.category] = groups.count
+        groups.append(CarCategoryGroup(category: offer.category, rows: [CarOfferRow(offer)]))
+      }
+    }
+    return groups
+  }
+}

@@ -1,0 +1,154 @@
+import Common
+import Foundation
+import Reactive
+
+/// The car search form and its results.
+///
+/// Inputs (UI events): ``pickupTextChanged(_:)``, ``suggestionSelected(_:)``,
+/// ``pickupDateTimeChanged(_:)``, ``dropoffDateTimeChanged(_:)``, ``classPatternChanged(_:)``,
+/// ``promoCodeChanged(_:)``, ``searchTapped()``; the company comes from ``companySelector``.
+///
+/// Outputs: ``placeSuggestions`` (autocomplete, 300 ms after the last key), ``validationMessage``
+/// and ``isSearchEnabled`` (the form as typed), ``isSearching``, ``groups`` (results grouped by
+/// category, the ACRISS code in words), ``notices``, ``errorMessage`` (the service's message).
+public final class CarSearchViewModel {
+  /// How long typing must pause before places are suggested.
+  public static let autocompleteDelay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(300)
+
+  @Published public private(set) var placeSuggestions: [CarPlaceSuggestion] = []
+  @Published public private(set) var validationMessage: String?
+  @Published public private(set) var isSearchEnabled = false
+  @Published public private(set) var isSearching = false
+  @Published public private(set) var groups: [CarCategoryGroup] = []
+  @Published public private(set) var notices: [String] = []
+  @Published public private(set) var errorMessage: String?
+
+  /// The company selector of this form.
+  public let companySelector: CarCompanySelectorViewModel
+
+  /// The last query searched (for the rates view and booking).
+  public private(set) var lastQuery: CarSearchQuery?
+
+  private struct Form {
+    var place = ""
+    var from = ""
+    var to = ""
+    var pattern = ""
+    var promo = ""
+  }
+
+  private var form = Form()
+  private let typedPlaces = PassthroughSubject<String, Never>()
+  private let queries = PassthroughSubject<CarSearchQuery, Never>()
+  private var cancellables = Set<AnyCancellable>()
+
+  public init(environment: CarRentalViewEnvironment) {
+    let service = environment.service
+    companySelector = CarCompanySelectorViewModel(environment: environment)
+    typedPlaces
+      .debounce(for: Self.autocompleteDelay, scheduler: environment.mainQueue)
+      .removeDuplicates()
+      .map { text in environment.call { service.suggestPlaces(text, limit: 8) } }
+      .switchToLatest()
+      .sink { [weak self] result in self?.placeSuggestions = (try? result.get()) ?? [] }
+      .store(in: &cancellables)
+    queries
+      .map { query in environment.call { try service.search(query) } }
+      .switchToLatest()
+      .sink { [weak self] result in
+        guard let self else { return }
+        isSearching = false
+        switch result {
+        case .success(let found):
+          errorMessage = nil
+          groups = CarCategoryGroup.grouping(found.offers)
+          notices = found.notices + (found.offers.isEmpty ? ["No cars are free for that period."] : [])
+        case .failure(let error):
+          groups = []
+          notices = []
+          errorMessage = error.message
+        }
+      }
+      .store(in: &cancellables)
+    validate()
+  }
+
+  // MARK: Inputs
+
+  public func pickupTextChanged(_ text: String) {
+    form.place = text
+    typedPlaces.send(text)
+    validate()
+  }
+
+  public func suggestionSelected(_ suggestion: CarPlaceSuggestion) {
+    form.place = suggestion.code
+    placeSuggestions = []
+    companySelector.placeChanged(suggestion.code)
+    validate()
+  }
+
+  /// `YYYY-MM-DDTHH:MM`, local time at the desk.
+  public func pickupDateTimeChanged(_ text: String) {
+    form.from = text
+    validate()
+  }
+
+  public func dropoffDateTimeChanged(_ text: String) {
+    form.to = text
+    validate()
+  }
+
+  /// An ACRISS pattern with `*` (`C***`), or empty for every class.
+  public func classPatternChanged(_ text: String) {
+    form.pattern = text
+    validate()
+  }
+
+  public func promoCodeChanged(_ text: String) {
+    form.promo = text
+    validate()
+  }
+
+  public func searchTapped() {
+    guard case .success(let query) = makeQuery() else { return }
+    lastQuery = query
+    isSearching = true
+    queries.send(query)
+  }
+
+  // MARK: Form
+
+  private func validate() {
+    switch makeQuery() {
+    case .success:
+      validationMessage = nil
+      isSearchEnabled = true
+    case .failure(let error):
+      validationMessage = error.message
+      isSearchEnabled = false
+    }
+  }
+
+  private func makeQuery() -> Result<CarSearchQuery, ServiceError> {
+    let place = form.place.trimmingCharacters(in: .whitespaces)
+    guard !place.isEmpty else { return .failure(.invalid("missing_place", "enter a pick-up airport or city")) }
+    do {
+      let from = try LocalDateTime(parsing: form.from, field: "pick-up")
+      let to = try LocalDateTime(parsing: form.to, field: "drop-off")
+      guard to > from else {
+        return .failure(.invalid("dropoff_not_after_pickup", "the drop-off must be after the pick-up"))
+      }
+      let pattern = form.pattern.isEmpty ? nil : try ACRISSPattern(form.pattern)
+      let promo = form.promo.trimmingCharacters(in: .whitespaces)
+      return .success(
+        CarSearchQuery(
+          pickupPlace: place, pickup: from, dropoff: to, classPattern: pattern,
+          company: companySelector.selectedCompanyID, promoCode: promo.isEmpty ? nil : promo))
+    } catch let error as ServiceError {
+      return .failure(error)
+    } catch {
+      return .failure(.invalid("invalid_input", error.localizedDescription))
+    }
+  }
+}

@@ -1,0 +1,243 @@
+import Common
+import CommonTesting
+import Foundation
+import Reactive
+import Testing
+
+@testable import CarRental
+
+/// The view models, headless: a stub service, `DispatchQueue.test` for both queues, a recorder per output.
+@Suite struct CarRentalViewModelTests {
+  let scheduler = DispatchQueue.test
+
+  func environment(_ service: CarRentalService = ScriptedCarService()) -> CarRentalViewEnvironment {
+    CarRentalViewEnvironment(
+      service: service, mainQueue: scheduler.eraseToAnyScheduler(), backgroundQueue: scheduler.eraseToAnyScheduler())
+  }
+
+  @Test func placeSuggestions_waitForTypingToPause() {
+    let model = CarSearchViewModel(environment: environment())
+    let suggestions = model.$placeSuggestions.record()
+    model.pickupTextChanged("L")
+    scheduler.advance(by: .milliseconds(100))
+    model.pickupTextChanged("LA")
+    scheduler.advance(by: .milliseconds(299))
+    #expect(suggestions.values.map { $0.map(\.code) } == [[]])
+    scheduler.advance(by: .milliseconds(1))
+    scheduler.run()
+    #expect(suggestions.values.map { $0.map(\.code) } == [[], ["LAX"]])
+  }
+
+  @Test func searchEnabled_onlyForAValidForm_withAClearMessage() {
+    let model = CarSearchViewModel(environment: environment())
+    let enabled = model.$isSearchEnabled.record()
+    let message = model.$validationMessage.record()
+    model.pickupTextChanged("LAX")
+    model.pickupDateTimeChanged("2026-12-20T10:00")
+    model.dropoffDateTimeChanged("2026-12-20T09:00")
+    #expect(message.values.last??.contains("after the pick-up") == true)
+    model.dropoffDateTimeChanged("2026-12-27T10:00")
+    model.classPatternChanged("C**")
+    #expect(message.values.last??.contains("invalid --class") == true)
+    model.classPatternChanged("C***")
+    #expect(enabled.values.last == true)
+    #expect(message.values.last == .some(nil))
+  }
+
+  @Test func results_groupedByCategory_withTheCodeInWords() {
+    let model = CarSearchViewModel(environment: environment())
+    let groups = model.$groups.record()
+    let searching = model.$isSearching.record()
+    model.pickupTextChanged("LAX")
+    model.pickupDateTimeChanged("2026-12-20T10:00")
+    model.dropoffDateTimeChanged("2026-12-27T10:00")
+    model.searchTapped()
+    scheduler.run()
+    #expect(searching.values == [false, true, false])
+    let last = groups.values.last ?? []
+    #expect(last.map(\.category) == ["Economy", "Compact"])
+    #expect(last[1].rows.first?.description == "Compact, 4-5 door, automatic, air conditioning")
+    #expect(last[1].rows.count == 2)
+  }
+
+  @Test func search_serviceError_isShown() {
+    let model = CarSearchViewModel(environment: environment())
+    let error = model.$errorMessage.record()
+    model.pickupTextChanged("XXQ")
+    model.pickupDateTimeChanged("2026-12-20T10:00")
+    model.dropoffDateTimeChanged("2026-12-27T10:00")
+    model.searchTapped()
+    scheduler.run()
+    #expect(error.values.last == "unknown place \"XXQ\"")
+  }
+
+  @Test func companySelector_listsCompaniesOfThePlace_andLimitsTheSearch() {
+    let service = ScriptedCarService()
+    let model = CarSearchViewModel(environment: environment(service))
+    let companies = model.companySelector.$companies.record()
+    model.suggestionSelected(CarPlaceSuggestion(code: "LAX", label: "LAX"))
+    scheduler.run()
+    #expect(companies.values.last?.map(\.id) == ["zephyr", "orbit"])
+    model.companySelector.companyTapped("orbit")
+    model.pickupDateTimeChanged("2026-12-20T10:00")
+    model.dropoffDateTimeChanged("2026-12-27T10:00")
+    model.searchTapped()
+    scheduler.run()
+    #expect(service.lastQuery.value?.company == "orbit")
+    #expect(model.groups.flatMap(\.rows).allSatisfy { $0.company == "Orbit" })
+  }
+
+  @Test func rates_promoApplied_lowersTheTotal() throws {
+    let service = ScriptedCarService()
+    let offer = ScriptedCarService.offers(promo: nil)[2]
+    let model = CarRatesViewModel(offer: offer, query: ScriptedCarService.query, environment: environment(service))
+    let total = model.$total.record()
+    let message = model.$promoMessage.record()
+    #expect(model.lines.map(\.name) == ["7 days", "Tax"])
+    model.promoCodeChanged("winter10")
+    model.applyPromoTapped()
+    scheduler.run()
+    #expect(total.values == ["200.00 USD", "180.00 USD"])
+    #expect(message.values.last == "WINTER10 applied: -20.00 USD")
+    #expect(model.lines.contains { $0.isDiscount })
+  }
+
+  @Test func rates_promoNotApplying_saysWhy_andKeepsThePrice() {
+    let service = ScriptedCarService()
+    let offer = ScriptedCarService.offers(promo: nil)[2]
+    let model = CarRatesViewModel(offer: offer, query: ScriptedCarService.query, environment: environment(service))
+    model.promoCodeChanged("ZEPHYR15")
+    model.applyPromoTapped()
+    scheduler.run()
+    #expect(model.promoMessage == "ZEPHYR15 does not apply: ZEPHYR15 is not valid with Orbit")
+    #expect(model.total == "200.00 USD")
+    model.promoCodeChanged("OLD")
+    model.applyPromoTapped()
+    scheduler.run()
+    #expect(model.promoMessage == "promo code OLD expired on 2026-05-31")
+  }
+
+  @Test func booking_booksOnce_withOneIdempotencyKey() {
+    let service = ScriptedCarService()
+    let model = CarBookingViewModel(offerID: "car_orbit_x", environment: environment(service), idempotencyKey: "k1")
+    let enabled = model.$isBookEnabled.record()
+    let reservation = model.$reservation.record()
+    model.driverNameChanged("Ada")
+    model.driverNameChanged("Ada Lovelace")
+    model.bookTapped()
+    model.bookTapped()
+    scheduler.run()
+    #expect(enabled.values == [false, false, true, false, false])
+    #expect(reservation.values.last??.kind == .car)
+    #expect(service.bookings.value.map(\.idempotencyKey) == ["k1"])
+  }
+
+  @Test func booking_priceChanged_offersTheNewPrice() {
+    let service = ScriptedCarService()
+    let model = CarBookingViewModel(offerID: "car_risen", environment: environment(service), idempotencyKey: "k2")
+    let price = model.$newPrice.record()
+    model.driverNameChanged("Ada Lovelace")
+    model.bookTapped()
+    scheduler.run()
+    #expect(price.values.last == .some(Money(amount: 250, currency: "USD")))
+    #expect(model.errorMessage?.contains("now 250.00 USD") == true)
+    model.acceptNewPriceTapped()
+    #expect(model.offerID == "car_new")
+    model.bookTapped()
+    scheduler.run()
+    #expect(model.reservation != nil)
+  }
+}
+
+/// A thread-safe box for what the stub saw.
+final class Box<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+  init(_ value: Value) { stored = value }
+  var value: Value { lock.withLock { stored } }
+  func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}
+
+/// A scripted service: LAX has an Economy and two Compact offers; promos WINTER10 (10 %), ZEPHYR15
+/// (Zephyr only), OLD (expired); offer `car_risen` has a new price.
+struct ScriptedCarService: CarRentalService {
+  let lastQuery = Box<CarSearchQuery?>(nil)
+  let bookings = Box<[CarBookingRequest]>([])
+
+  static let query = CarSearchQuery(
+    pickupPlace: "LAX", pickup: LocalDateTime(year: 2026, month: 12, day: 20, hour: 10, minute: 0),
+    dropoff: LocalDateTime(year: 2026, month: 12, day: 27, hour: 10, minute: 0))
+
+  static func company(_ id: String, _ name: String) -> RentalCompany {
+    RentalCompany(id: id, name: name, oneWay: OneWayPolicy(allowed: true, sameCountryOnly: true, fee: .zero("USD")))
+  }
+
+  static let location = RentalLocation(
+    id: "LAX", kind: .airport, name: "Los Angeles International Airport", iata: "LAX", city: "Los Angeles",
+    countryCode: "US", timeZoneIdentifier: "America/Los_Angeles")
+
+  static func offers(promo: String?) -> [CarOffer] {
+    func offer(_ company: RentalCompany, _ code: String, _ rental: Decimal) -> CarOffer {
+      var lines = [
+        PriceLine(kind: .rental, name: "7 days", amount: Money(amount: rental, currency: "USD")),
+        PriceLine(kind: .tax, name: "Tax", amount: .zero("USD")),
+      ]
+      var note: String?
+      if promo == "WINTER10" {
+        lines.insert(
+          PriceLine(kind: .promo, name: "Promo WINTER10", amount: Money(amount: -rental / 10, currency: "USD")), at: 1)
+      } else if promo == "ZEPHYR15" {
+        if company.id == "zephyr" {
+          lines.insert(
+            PriceLine(kind: .promo, name: "Promo ZEPHYR15", amount: Money(amount: -rental * 15 / 100, currency: "USD")),
+            at: 1)
+        } else {
+          note = "ZEPHYR15 is not valid with \(company.name)"
+        }
+      }
+      let total = lines.map(\.amount).sum(in: "USD").rounded()
+      return CarOffer(
+        id: "car_\(company.id)_\(code)", company: company, pickupLocation: location, dropoffLocation: location,
+        pickup: query.pickup, dropoff: query.dropoff, acriss: try! ACRISSCode(code), days: 7, carsAvailable: 2,
+        lines: lines, total: total, promoNote: note)
+    }
+    let zephyr = company("zephyr", "Zephyr")
+    let orbit = company("orbit", "Orbit")
+    return [offer(zephyr, "ECMR", 150), offer(zephyr, "CDAR", 180), offer(orbit, "CDAR", 200)]
+  }
+
+  func search(_ query: CarSearchQuery) throws -> CarSearchResult {
+    lastQuery.update { $0 = query }
+    guard query.pickupPlace == "LAX" else { throw ServiceError.invalid("unknown_place", "unknown place \"XXQ\"") }
+    if let promo = query.promoCode?.uppercased(), promo == "OLD" {
+      throw ServiceError.invalid("expired_promo", "promo code OLD expired on 2026-05-31")
+    }
+    let offers = Self.offers(promo: query.promoCode?.uppercased()).filter { offer in
+      (query.company.map { $0 == offer.company.id } ?? true)
+        && (query.classPattern.map { $0.matches(offer.acriss) } ?? true)
+    }
+    return CarSearchResult(offers: offers, notices: [], currency: "USD")
+  }
+
+  func companies(at place: String) throws -> [CompanyAtPlace] {
+    [Self.company("zephyr", "Zephyr"), Self.company("orbit", "Orbit")].map {
+      CompanyAtPlace(company: $0, desks: [CompanyAtPlace.Desk(location: Self.location, hours: .allDay, fleet: [:])])
+    }
+  }
+
+  func suggestPlaces(_ prefix: String, limit: Int) -> [CarPlaceSuggestion] {
+    "LAX".hasPrefix(prefix.uppercased()) ? [CarPlaceSuggestion(code: "LAX", label: "LAX — Los Angeles")] : []
+  }
+
+  func book(_ request: CarBookingRequest) throws -> Reservation {
+    bookings.update { $0.append(request) }
+    if request.offerID == "car_risen" {
+      throw ServiceError.refused(
+        "price_changed", "the price of this car is now 250.00 USD (offer car_new)",
+        details: ["offerId": "car_new", "price": "250.00", "currency": "USD"])
+    }
+    return Reservation(
+      id: "res_\(bookings.value.count)", kind: .car, status: .confirmed, total: Money(amount: 200, currency: "USD"),
+      createdAt: Date(timeIntervalSince1970: 0), summary: request.offerID)
+  }
+}
