@@ -19,7 +19,7 @@ extension FlightNetworkInput {
           longitude: $0.longitude, timeZone: $0.timeZoneIdentifier)
       },
       airlines: airlines,
-      routes: data.routes.filter { !$0.codeshare && $0.stops == 0 }.map {
+      routes: data.allRoutes().filter { !$0.codeshare && $0.stops == 0 }.map {
         Route(airline: $0.airline, origin: $0.origin, destination: $0.destination, equipment: $0.equipment)
       },
       aircraftNames: names)
