@@ -49,17 +49,18 @@ public enum SecretInput {
       bytes[Int(VMIN)] = 1
       bytes[Int(VTIME)] = 0
     }
-    FileHandle.standardError.write(Data(prompt.utf8))
     TerminalRestorer.install(original)
     defer {
       TerminalRestorer.restore()
       FileHandle.standardError.write(Data("\n".utf8))
     }
-    guard tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet) == 0 else {
+    // Echo goes off before the prompt appears, so nothing typed after the prompt is shown or lost.
+    guard tcsetattr(STDIN_FILENO, TCSANOW, &quiet) == 0 else {
       throw CLIError.refused(
         "cannot configure the terminal to read a secret: \(String(cString: strerror(errno)))",
         code: "terminal_unusable")
     }
+    FileHandle.standardError.write(Data(prompt.utf8))
     var bytes: [UInt8] = []
     defer { bytes.withUnsafeMutableBufferPointer { buffer in buffer.update(repeating: 0) } }
     while true {
@@ -104,7 +105,7 @@ private enum TerminalRestorer {
   static func restore() {
     guard isActive else { return }
     isActive = false
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+    tcsetattr(STDIN_FILENO, TCSANOW, &saved)
     for signalNumber in signals {
       if let handler = previous[signalNumber] { signal(signalNumber, handler) }
     }
