@@ -12,11 +12,6 @@ enum TripCommands {
       action: list(factory).action)
   }
 
-  /// Newest booking first; ties by id, so the order is stable.
-  static func newestFirst(_ reservations: [Reservation]) -> [Reservation] {
-    reservations.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
-  }
-
   static func list(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "list",
@@ -24,7 +19,7 @@ enum TripCommands {
       action: { invocation in
         let run = try AccountRun(invocation, factory)
         let token = try run.token()
-        let reservations = newestFirst(try run.environment.reservations.reservations(token: token))
+        let reservations = TripsViewModel.newestFirst(try run.environment.reservations.reservations(token: token))
         let strings = run.strings(token: token)
         struct Document: Encodable { var reservations: [ReservationSummary] }
         try run.context.emit(json: Document(reservations: reservations.map(ReservationSummary.init))) {

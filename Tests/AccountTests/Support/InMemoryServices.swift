@@ -1,5 +1,6 @@
 import Common
 import Foundation
+import Reactive
 
 @testable import Account
 
@@ -35,6 +36,11 @@ final class InMemoryServices: AccountService, PaymentCardService, ReservationSer
     calendar.timeZone = TimeZone(identifier: "UTC")!
     return AccountEnvironment(
       accounts: self, cards: self, reservations: self, now: { [unowned self] in self.now }, calendar: calendar)
+  }
+
+  /// A client delivering on `scheduler`.
+  func client(_ scheduler: TestSchedulerOf<DispatchQueue>) -> AccountClient {
+    AccountClient(environment: accountEnvironment(), scheduler: scheduler.eraseToAnyScheduler())
   }
 
   /// Signs up and signs in Ada; returns her token.

@@ -1,0 +1,110 @@
+import Common
+import Foundation
+import Reactive
+
+/// The payment cards screen: list, add, remove, set the default.
+///
+/// Inputs: ``viewAppeared()``, ``addCardSubmitted(number:expiry:cvc:)``, ``removeTapped(id:)``,
+/// ``makeDefaultTapped(id:)``.
+/// Outputs: ``rows`` (what the list shows: `Visa •••• 4242`, expiry, default mark; the default
+/// first), ``errorMessage`` (e.g. "card number fails the Luhn check", "card expired 09/24",
+/// "CVC must be 3 digits for Visa"; nothing is sent to the service then), ``isBusy``.
+public final class PaymentCardsViewModel {
+  /// One row of the list.
+  public struct Row: Hashable, Sendable, Identifiable {
+    public var id: String
+    /// `Visa •••• 4242`.
+    public var title: String
+    /// `12/30`.
+    public var expiry: String
+    public var isDefault: Bool
+  }
+
+  private let client: AccountClient
+  private let token: String
+  private var requests = Set<AnyCancellable>()
+
+  @Published public private(set) var rows: [Row] = []
+  @Published public private(set) var errorMessage: String?
+  @Published public private(set) var isBusy = false
+
+  public init(client: AccountClient, token: String) {
+    self.client = client
+    self.token = token
+  }
+
+  public func viewAppeared() {
+    reload()
+  }
+
+  /// The user filled in the add-card form. The fields are checked here first (brand, length,
+  /// Luhn, expiry through the end of its month in the user's calendar, CVC length).
+  public func addCardSubmitted(number: String, expiry: String, cvc: String) {
+    let card: PaymentCardValidation.ValidatedCard
+    do {
+      card = try PaymentCardValidation.validate(
+        number: number, expiry: expiry, cvc: cvc, today: client.environment.now(),
+        calendar: client.environment.calendar)
+    } catch {
+      errorMessage = AccountClient.serviceError(error).message
+      return
+    }
+    let token = token
+    let newCard = card.newPaymentCard
+    run { try $0.cards.addCard(newCard, token: token) }
+  }
+
+  public func removeTapped(id: String) {
+    let token = token
+    run { try $0.cards.removeCard(id: id, token: token) }
+  }
+
+  public func makeDefaultTapped(id: String) {
+    let token = token
+    run { try $0.cards.setDefaultCard(id: id, token: token) }
+  }
+
+  /// Runs a change, then reloads the list.
+  private func run<T>(_ change: @escaping @Sendable (AccountEnvironment) throws -> T) {
+    let token = token
+    errorMessage = nil
+    isBusy = true
+    client.perform { environment in
+      _ = try change(environment)
+      return try environment.cards.cards(token: token)
+    }
+    .sink(
+      receiveCompletion: { [weak self] completion in
+        self?.isBusy = false
+        if case .failure(let error) = completion { self?.errorMessage = error.message }
+      },
+      receiveValue: { [weak self] cards in self?.show(cards) }
+    )
+    .store(in: &requests)
+  }
+
+  private func reload() {
+    let token = token
+    isBusy = true
+    client.perform { try $0.cards.cards(token: token) }
+      .sink(
+        receiveCompletion: { [weak self] completion in
+          self?.isBusy = false
+          if case .failure(let error) = completion { self?.errorMessage = error.message }
+        },
+        receiveValue: { [weak self] cards in self?.show(cards) }
+      )
+      .store(in: &requests)
+  }
+
+  private func show(_ cards: [PaymentCard]) {
+    let ordered = cards.filter(\.isDefault) + cards.filter { !$0.isDefault }
+    rows = ordered.map { card in
+      Row(
+        id: card.id,
+        title: PaymentCardValidation.masked(
+          brand: PaymentCardValidation.Brand(storedName: card.brand), last4: card.last4),
+        expiry: String(format: "%02d/%02d", card.expiryMonth, card.expiryYear % 100), isDefault: card.isDefault)
+    }
+  }
+}

@@ -1,0 +1,167 @@
+import Common
+import Foundation
+import Reactive
+
+/// The sign-in screen.
+///
+/// Inputs: ``emailChanged(_:)``, ``passwordChanged(_:)``, ``signInTapped()``.
+/// Outputs: ``isSignInEnabled`` (an email and a password typed, no request running),
+/// ``isSigningIn``, ``errorMessage``, and ``signedIn``, which sends the new session once and
+/// finishes (the app keeps its token in the ``SessionFile``).
+public final class SignInViewModel {
+  private let client: AccountClient
+  private let signedInSubject = PassthroughSubject<Session, Never>()
+  private var request: AnyCancellable?
+  private var email = ""
+  private var password = ""
+
+  @Published public private(set) var isSignInEnabled = false
+  @Published public private(set) var isSigningIn = false
+  /// Why the last attempt failed (the service's message: the same for an unknown email and a
+  /// wrong password), or nil.
+  @Published public private(set) var errorMessage: String?
+  /// The session of a successful sign-in, then `.finished`.
+  public let signedIn: AnyPublisher<Session, Never>
+
+  public init(client: AccountClient) {
+    self.client = client
+    signedIn = signedInSubject.eraseToAnyPublisher()
+  }
+
+  public func emailChanged(_ text: String) {
+    email = text
+    updateEnabled()
+  }
+
+  public func passwordChanged(_ text: String) {
+    password = text
+    updateEnabled()
+  }
+
+  public func signInTapped() {
+    guard isSignInEnabled else { return }
+    let email: String
+    do {
+      email = try SignUpRules.email(self.email)
+    } catch {
+      errorMessage = AccountClient.serviceError(error).message
+      return
+    }
+    let password = password
+    isSigningIn = true
+    errorMessage = nil
+    updateEnabled()
+    request = client.perform { try $0.accounts.signIn(email: email, password: password) }
+      .sink(
+        receiveCompletion: { [weak self] completion in
+          guard let self else { return }
+          self.isSigningIn = false
+          if case .failure(let error) = completion { self.errorMessage = error.message }
+          self.updateEnabled()
+        },
+        receiveValue: { [weak self] session in
+          self?.signedInSubject.send(session)
+          self?.signedInSubject.send(completion: .finished)
+        })
+  }
+
+  private func updateEnabled() {
+    isSignInEnabled = !isSigningIn && !email.trimmingCharacters(in: .whitespaces).isEmpty && !password.isEmpty
+  }
+}
+
+/// The sign-up screen.
+///
+/// Inputs: ``emailChanged(_:)``, ``firstNameChanged(_:)``, ``lastNameChanged(_:)``,
+/// ``passwordChanged(_:)``, ``passwordRepeatChanged(_:)``, ``signUpTapped()``.
+/// Outputs: ``isSignUpEnabled``, ``isSigningUp``, ``errorMessage`` (the first problem, in the
+/// user's language for missing names), and ``signedUp`` (the new profile once, then `.finished`).
+public final class SignUpViewModel {
+  private let client: AccountClient
+  private let strings: Strings
+  private let signedUpSubject = PassthroughSubject<UserProfile, Never>()
+  private var request: AnyCancellable?
+  private var email = ""
+  private var firstName = ""
+  private var lastName = ""
+  private var password = ""
+  private var passwordRepeat = ""
+
+  @Published public private(set) var isSignUpEnabled = false
+  @Published public private(set) var isSigningUp = false
+  @Published public private(set) var errorMessage: String?
+  public let signedUp: AnyPublisher<UserProfile, Never>
+
+  public init(client: AccountClient, strings: Strings = .english) {
+    self.client = client
+    self.strings = strings
+    signedUp = signedUpSubject.eraseToAnyPublisher()
+  }
+
+  public func emailChanged(_ text: String) {
+    email = text
+    updateEnabled()
+  }
+
+  public func firstNameChanged(_ text: String) {
+    firstName = text
+    updateEnabled()
+  }
+
+  public func lastNameChanged(_ text: String) {
+    lastName = text
+    updateEnabled()
+  }
+
+  public func passwordChanged(_ text: String) {
+    password = text
+    updateEnabled()
+  }
+
+  public func passwordRepeatChanged(_ text: String) {
+    passwordRepeat = text
+    updateEnabled()
+  }
+
+  public func signUpTapped() {
+    guard isSignUpEnabled else { return }
+    let email: String
+    let names: UserProfile
+    do {
+      email = try SignUpRules.email(self.email)
+      names = try ProfileRules.validated(UserProfile(firstName: firstName, lastName: lastName, email: email))
+      try SignUpRules.checkPassword(password)
+      guard password == passwordRepeat else {
+        throw ServiceError.invalid("password_mismatch", "the two passwords do not match")
+      }
+    } catch let error as UserProfileError {
+      errorMessage = error.message(in: strings)
+      return
+    } catch {
+      errorMessage = AccountClient.serviceError(error).message
+      return
+    }
+    let password = password
+    isSigningUp = true
+    errorMessage = nil
+    updateEnabled()
+    request = client.perform {
+      try $0.accounts.signUp(email: email, password: password, firstName: names.firstName, lastName: names.lastName)
+    }
+    .sink(
+      receiveCompletion: { [weak self] completion in
+        guard let self else { return }
+        self.isSigningUp = false
+        if case .failure(let error) = completion { self.errorMessage = error.message }
+        self.updateEnabled()
+      },
+      receiveValue: { [weak self] profile in
+        self?.signedUpSubject.send(profile)
+        self?.signedUpSubject.send(completion: .finished)
+      })
+  }
+
+  private func updateEnabled() {
+    isSignUpEnabled = !isSigningUp && !email.isEmpty && !password.isEmpty && !passwordRepeat.isEmpty
+  }
+}

@@ -1,0 +1,96 @@
+import Common
+import Foundation
+import Reactive
+
+/// The trips screen: every reservation of the user (flights, hotels, cars), newest first.
+///
+/// Inputs: ``viewAppeared()``, ``tripSelected(id:)``, ``cancelTapped(id:)``, ``exportTapped(id:)``.
+/// Outputs: ``trips`` (newest booking first), ``selected``, ``errorMessage``, ``isBusy``, and
+/// ``exported``: the iCalendar document (RFC 5545) of an exported trip, for the view to save.
+public final class TripsViewModel {
+  /// An exported trip: its id and the `.ics` text.
+  public struct Export: Hashable, Sendable {
+    public var reservationID: String
+    public var calendar: String
+  }
+
+  private let client: AccountClient
+  private let token: String
+  private let exportedSubject = PassthroughSubject<Export, Never>()
+  private var requests = Set<AnyCancellable>()
+
+  @Published public private(set) var trips: [Reservation] = []
+  @Published public private(set) var selected: Reservation?
+  @Published public private(set) var errorMessage: String?
+  @Published public private(set) var isBusy = false
+  public let exported: AnyPublisher<Export, Never>
+
+  public init(client: AccountClient, token: String) {
+    self.client = client
+    self.token = token
+    exported = exportedSubject.eraseToAnyPublisher()
+  }
+
+  /// Newest booking first; ties by id, so the order is stable.
+  public static func newestFirst(_ reservations: [Reservation]) -> [Reservation] {
+    reservations.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+  }
+
+  public func viewAppeared() {
+    let token = token
+    load {
+      try $0.reservations.reservations(token: token)
+    } then: { [weak self] in
+      self?.trips = Self.newestFirst($0)
+    }
+  }
+
+  public func tripSelected(id: String) {
+    let token = token
+    load {
+      try $0.reservations.reservation(id: id, token: token)
+    } then: { [weak self] in
+      self?.selected = $0
+    }
+  }
+
+  public func cancelTapped(id: String) {
+    let token = token
+    load { environment in
+      let cancelled = try environment.reservations.cancelReservation(id: id, token: token)
+      return (cancelled, try environment.reservations.reservations(token: token))
+    } then: { [weak self] (cancelled, all) in
+      self?.selected = cancelled
+      self?.trips = Self.newestFirst(all)
+    }
+  }
+
+  public func exportTapped(id: String) {
+    let token = token
+    load { environment -> Export in
+      let reservation = try environment.reservations.reservation(id: id, token: token)
+      guard let event = reservation.calendarEvent() else {
+        throw ServiceError.refused("not_exportable", "reservation \(id) has no dates to put in a calendar")
+      }
+      return Export(reservationID: id, calendar: ICalendar.document(events: [event], stamp: environment.now()))
+    } then: { [weak self] in
+      self?.exportedSubject.send($0)
+    }
+  }
+
+  private func load<T>(
+    _ work: @escaping @Sendable (AccountEnvironment) throws -> T, then show: @escaping (T) -> Void
+  ) {
+    errorMessage = nil
+    isBusy = true
+    client.perform(work)
+      .sink(
+        receiveCompletion: { [weak self] completion in
+          self?.isBusy = false
+          if case .failure(let error) = completion { self?.errorMessage = error.message }
+        },
+        receiveValue: show
+      )
+      .store(in: &requests)
+  }
+}

@@ -1,0 +1,202 @@
+import Common
+import CommonTesting
+import Foundation
+import Reactive
+import Testing
+
+@testable import Account
+
+@Suite struct SignInViewModelTests {
+  @Test func signIn_enabledOnlyWithBothFields_thenPublishesTheSessionOnce() throws {
+    let services = InMemoryServices()
+    _ = try services.signUp(email: "ada@example.com", password: "correct horse", firstName: "Ada", lastName: "L")
+    let scheduler = DispatchQueue.test
+    let viewModel = SignInViewModel(client: services.client(scheduler))
+    let enabled = viewModel.$isSignInEnabled.record()
+    let signedIn = viewModel.signedIn.record()
+    viewModel.emailChanged("ADA@example.com")
+    viewModel.passwordChanged("correct horse")
+    viewModel.signInTapped()
+    #expect(viewModel.isSigningIn)
+    scheduler.advance()
+    #expect(enabled.values == [false, false, true, false, true])
+    #expect(signedIn.values.count == 1)
+    #expect(signedIn.isFinished)
+    #expect(viewModel.errorMessage == nil)
+  }
+
+  @Test func signIn_wrongPassword_showsTheServiceMessage() throws {
+    let services = InMemoryServices()
+    _ = try services.signUp(email: "ada@example.com", password: "correct horse", firstName: "Ada", lastName: "L")
+    let scheduler = DispatchQueue.test
+    let viewModel = SignInViewModel(client: services.client(scheduler))
+    let signedIn = viewModel.signedIn.record()
+    viewModel.emailChanged("ada@example.com")
+    viewModel.passwordChanged("wrong password")
+    viewModel.signInTapped()
+    scheduler.advance()
+    #expect(viewModel.errorMessage == "email or password is wrong")
+    #expect(signedIn.events.isEmpty)
+    #expect(viewModel.isSignInEnabled)
+  }
+}
+
+@Suite struct SignUpViewModelTests {
+  func filled(_ viewModel: SignUpViewModel, first: String = "Ada", password: String = "correct horse") {
+    viewModel.emailChanged("ada@example.com")
+    viewModel.firstNameChanged(first)
+    viewModel.lastNameChanged("Lovelace")
+    viewModel.passwordChanged(password)
+    viewModel.passwordRepeatChanged("correct horse")
+  }
+
+  @Test func signUp_publishesTheProfile() {
+    let services = InMemoryServices()
+    let scheduler = DispatchQueue.test
+    let viewModel = SignUpViewModel(client: services.client(scheduler))
+    let signedUp = viewModel.signedUp.record()
+    filled(viewModel)
+    viewModel.signUpTapped()
+    scheduler.advance()
+    #expect(signedUp.values.map(\.email) == ["ada@example.com"])
+    #expect(signedUp.isFinished)
+  }
+
+  @Test func signUp_badInput_isExplainedAndNothingIsSent() {
+    let services = InMemoryServices()
+    let scheduler = DispatchQueue.test
+    let viewModel = SignUpViewModel(client: services.client(scheduler), strings: Strings(.german))
+    let signedUp = viewModel.signedUp.record()
+    filled(viewModel, first: " ")
+    viewModel.signUpTapped()
+    #expect(viewModel.errorMessage == "Vorname fehlt")
+    filled(viewModel, password: "short")
+    viewModel.signUpTapped()
+    #expect(viewModel.errorMessage?.hasPrefix("password is too short") == true)
+    filled(viewModel, password: "correct horse!")
+    viewModel.signUpTapped()
+    #expect(viewModel.errorMessage == "the two passwords do not match")
+    scheduler.advance()
+    #expect(signedUp.events.isEmpty)
+    #expect(throws: ServiceError.self) { try services.signIn(email: "ada@example.com", password: "correct horse") }
+  }
+}
+
+@Suite struct PreferencesViewModelTests {
+  @Test func save_checksEveryValueThenSavesAllOrNothing() throws {
+    let services = InMemoryServices()
+    let token = try services.signedInAda()
+    let scheduler = DispatchQueue.test
+    let viewModel = PreferencesViewModel(client: services.client(scheduler), token: token)
+    let saved = viewModel.saved.record()
+    viewModel.viewAppeared()
+    scheduler.advance()
+    #expect(viewModel.preferences == .standard)
+
+    viewModel.currencyChanged("eur")
+    viewModel.languageChanged("xx")
+    viewModel.saveTapped()
+    #expect(viewModel.errorMessage == "unknown language \"xx\": expected one of en (English), de (German)")
+    scheduler.advance()
+    #expect(try services.preferences(token: token) == .standard)
+
+    viewModel.languageChanged("de")
+    viewModel.appearanceChanged("dark")
+    viewModel.homeAirportChanged("fra")
+    viewModel.saveTapped()
+    scheduler.advance()
+    let expected = Preferences(currencyCode: "EUR", language: "de", appearance: .dark, homeAirport: "FRA")
+    #expect(viewModel.errorMessage == nil)
+    #expect(saved.values == [expected])
+    #expect(try services.preferences(token: token) == expected)
+
+    viewModel.homeAirportChanged("")
+    viewModel.saveTapped()
+    scheduler.advance()
+    #expect(viewModel.preferences?.homeAirport == nil)
+  }
+}
+
+@Suite struct PaymentCardsViewModelTests {
+  @Test func rows_addDefaultRemove() throws {
+    let services = InMemoryServices()
+    let token = try services.signedInAda()
+    let scheduler = DispatchQueue.test
+    let viewModel = PaymentCardsViewModel(client: services.client(scheduler), token: token)
+    let rows = viewModel.$rows.record()
+    viewModel.viewAppeared()
+    scheduler.advance()
+    viewModel.addCardSubmitted(number: "4242 4242 4242 4242", expiry: "12/30", cvc: "123")
+    scheduler.advance()
+    viewModel.addCardSubmitted(number: "378282246310005", expiry: "01/31", cvc: "1234")
+    scheduler.advance()
+    #expect(rows.values.count == 4)
+    #expect(
+      viewModel.rows.map(\.title) == ["Visa •••• 4242", "American Express •••• 0005"])
+    #expect(viewModel.rows.map(\.isDefault) == [true, false])
+    let amex = viewModel.rows[1].id
+    viewModel.makeDefaultTapped(id: amex)
+    scheduler.advance()
+    #expect(viewModel.rows.first?.id == amex)
+    viewModel.removeTapped(id: amex)
+    scheduler.advance()
+    #expect(viewModel.rows.map(\.title) == ["Visa •••• 4242"])
+    #expect(viewModel.rows.first?.isDefault == true)
+  }
+
+  @Test(arguments: [
+    ("4242424242424241", "12/30", "123", "card number fails the Luhn check: check the digits for a typo"),
+    ("4242424242424242", "09/24", "123", "card expired 09/24: use a card that is still valid"),
+    ("4242424242424242", "12/30", "1234", "CVC must be 3 digits for Visa"),
+  ])
+  func addCard_badInput_isExplainedAndNothingIsSent(number: String, expiry: String, cvc: String, message: String)
+    throws
+  {
+    let services = InMemoryServices()
+    let token = try services.signedInAda()
+    let scheduler = DispatchQueue.test
+    let viewModel = PaymentCardsViewModel(client: services.client(scheduler), token: token)
+    viewModel.addCardSubmitted(number: number, expiry: expiry, cvc: cvc)
+    scheduler.advance()
+    #expect(viewModel.errorMessage == message)
+    #expect(services.receivedNumbers.isEmpty)
+  }
+}
+
+@Suite struct TripsViewModelTests {
+  @Test func trips_newestFirst_cancel_export_andIsolation() throws {
+    let services = InMemoryServices()
+    let token = try services.signedInAda()
+    _ = try services.signUp(email: "bob@example.com", password: "battery staple", firstName: "Bob", lastName: "B")
+    let bobs = services.addReservation(
+      email: "bob@example.com", summary: "Bob's car", createdAt: Date(timeIntervalSince1970: 1_795_500_000))
+    let older = services.addReservation(
+      email: "ada@example.com", summary: "SFO → JFK", createdAt: Date(timeIntervalSince1970: 1_790_000_000),
+      startsAt: Date(timeIntervalSince1970: 1_797_000_000), endsAt: Date(timeIntervalSince1970: 1_797_020_000))
+    let newer = services.addReservation(
+      email: "ada@example.com", kind: .hotel, summary: "Hotel", createdAt: Date(timeIntervalSince1970: 1_795_000_000))
+    let scheduler = DispatchQueue.test
+    let viewModel = TripsViewModel(client: services.client(scheduler), token: token)
+    let exports = viewModel.exported.record()
+
+    viewModel.viewAppeared()
+    #expect(viewModel.isBusy)
+    scheduler.advance()
+    #expect(viewModel.trips.map(\.id) == [newer.id, older.id])
+
+    viewModel.tripSelected(id: bobs.id)
+    scheduler.advance()
+    #expect(viewModel.selected == nil)
+    #expect(viewModel.errorMessage?.contains("no reservation") == true)
+
+    viewModel.exportTapped(id: older.id)
+    scheduler.advance()
+    #expect(exports.values.count == 1)
+    #expect(exports.values.first?.calendar.contains("UID:\(older.id)@travel.app\r\n") == true)
+
+    viewModel.cancelTapped(id: older.id)
+    scheduler.advance()
+    #expect(viewModel.selected?.status == .cancelled)
+    #expect(viewModel.trips.map(\.status) == [.confirmed, .cancelled])
+  }
+}
