@@ -48,8 +48,8 @@ public final class ReferenceData: Sendable {
   let metroIndex: [String: Int]
   let cityIndex: [Int: Int]
   let search: SearchIndex
-  /// The table sizes, by kind of ``PlaceRef``, that search entries are checked against.
-  let searchLimits: [PlaceRef.Kind: Int]
+  /// The table sizes, indexed by ``PlaceRef/Kind`` raw value, that search entries are checked against.
+  let searchLimits: [Int]
 
   // MARK: Loading
 
@@ -117,7 +117,7 @@ public final class ReferenceData: Sendable {
     countries = tables.countries
     metroAreas = tables.metroAreas
     self.search = search
-    searchLimits = [.airport: tables.airports.count, .city: tables.cities.count, .metroArea: tables.metroAreas.count]
+    searchLimits = [tables.airports.count, tables.cities.count, tables.metroAreas.count]
 
     var airportIndex: [String: Int] = [:]
     airportIndex.reserveCapacity(airports.count)

@@ -119,15 +119,16 @@ struct SearchIndex: Sendable {
   }
 
   /// The entry of `key`; nil when the bytes are damaged (a reference outside `limits`, the
-  /// table sizes by kind, or text outside the texts).
-  func entry(ofKey key: UInt64, limits: [PlaceRef.Kind: Int]) -> Entry? {
+  /// table sizes indexed by ``PlaceRef/Kind`` raw value, or text outside the texts).
+  func entry(ofKey key: UInt64, limits: [Int]) -> Entry? {
     let index = Int(key >> 16)
     guard index < entryCount else { return nil }
     let base = entriesOffset + index * Self.entrySize
     let start = Int(bytes.littleEndian(at: base + 4, as: UInt32.self))
     let length = Int(bytes.littleEndian(at: base + 8, as: UInt16.self))
     guard start <= textCount, length <= textCount - start,
-      let ref = PlaceRef(raw: bytes.littleEndian(at: base)), ref.index < limits[ref.kind, default: 0]
+      let ref = PlaceRef(raw: bytes.littleEndian(at: base)), Int(ref.kind.rawValue) < limits.count,
+      ref.index < limits[Int(ref.kind.rawValue)]
     else { return nil }
     return Entry(ref: ref, start: start, length: length, isCode: bytes[base + 10] == 1)
   }
@@ -154,7 +155,7 @@ struct SearchIndex: Sendable {
   }
 
   /// The entries whose whole text equals `folded` (see ``entry(ofKey:limits:)`` for `limits`).
-  func exactMatches(_ folded: String, limits: [PlaceRef.Kind: Int]) -> [Entry] {
+  func exactMatches(_ folded: String, limits: [Int]) -> [Entry] {
     let query = Array(folded.utf8)
     guard !query.isEmpty else { return [] }
     var result: [Entry] = []
