@@ -142,6 +142,60 @@ import Testing
     #expect(try user.run(["trips", "show", "res_doesnotexist"]).status == 1)
   }
 
+  @Test func twoUsers_eachSeeAndCancelOnlyTheirOwnReservations() throws {
+    let directory = TemporaryDirectory(prefix: "account-e2e")
+    let user = User(prefix: ["travel", "account"], directory: directory)
+    func travel(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
+      try ProductRunner().run("travel", arguments + ["--data-dir", directory.path], stdin: stdin)
+    }
+    for email in ["ada@example.com", "bob@example.com"] {
+      try user.run(["signup", "--email", email, "--first-name", "X", "--last-name", "Y"], stdin: Self.password)
+    }
+    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    try user.run(["cards", "add"], stdin: "\(Self.cardNumber)\n12/30\n123\n")
+    // Ada rents a car a month from now (any bookable reservation will do).
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.dateFormat = "yyyy-MM-dd"
+    let pickup = formatter.string(from: Date().addingTimeInterval(30 * 86_400))
+    let dropoff = formatter.string(from: Date().addingTimeInterval(33 * 86_400))
+    let search = try travel([
+      "cars", "search", "--pickup", "LAX", "--from", "\(pickup)T10:00", "--to", "\(dropoff)T10:00", "--limit", "1",
+      "--json",
+    ])
+    #expect(search.status == 0, "\(search.stderr)")
+    let offers = try JSONSerialization.jsonObject(with: Data(search.stdout.utf8)) as? [String: Any]
+    let offerID = try #require((offers?["offers"] as? [[String: Any]])?.first?["id"] as? String)
+    let booking = try travel(["cars", "book", offerID, "--driver", "Ada Lovelace", "--json"])
+    #expect(booking.status == 0, "\(booking.stderr)")
+    let reservation = try JSONSerialization.jsonObject(with: Data(booking.stdout.utf8)) as? [String: [String: Any]]
+    let id = try #require(reservation?["reservation"]?["id"] as? String)
+
+    let adas = try travel(["trips", "list"])
+    #expect(adas.stdout.hasPrefix(id))
+    let ics = directory.url.appendingPathComponent("car.ics")
+    #expect(try travel(["trips", "export", id, "--ics", ics.path]).status == 0)
+    let calendar = try String(contentsOf: ics, encoding: .utf8)
+    #expect(calendar.contains("UID:\(id)@travel.app\r\n"))
+    #expect(
+      calendar.contains("DTSTART;TZID=America/Los_Angeles:\(pickup.replacingOccurrences(of: "-", with: ""))T100000"))
+
+    try user.run(["login", "--email", "bob@example.com"], stdin: Self.password)
+    #expect(try travel(["trips", "list"]).stdout == "No trips yet\n")
+    let show = try travel(["trips", "show", id])
+    #expect(show.status == 1)
+    let cancel = try travel(["trips", "cancel", id])
+    #expect(cancel.status == 1)
+    #expect(try travel(["trips", "export", id, "--ics", ics.path]).status == 1)
+
+    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    let still = try travel(["trips", "show", id, "--json"])
+    #expect(still.stdout.contains("\"status\" : \"confirmed\""))
+    let cancelled = try travel(["trips", "cancel", id])
+    #expect(cancelled.status == 0, "\(cancelled.stderr)")
+    #expect(cancelled.stdout.hasPrefix("Cancelled \(id); refunded"))
+  }
+
   static func firstCardID(_ json: String) -> String? {
     guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
       let cards = object["cards"] as? [[String: Any]]
