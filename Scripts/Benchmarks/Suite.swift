@@ -19,6 +19,7 @@ struct BenchmarkSuite {
     add("coldstart") { coldStart() }
     add("rebuild") { quick ? [] : rebuildRatio() }
     add("backend") { backendFigures() }
+    add("cars") { carFigures() }
     return figures
   }
 

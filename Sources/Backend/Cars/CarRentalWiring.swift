@@ -47,8 +47,19 @@ public enum CarRentalWiring {
     let services = try BackendServices(dataDirectory: context.dataDirectory)
     let token = try SessionFile(dataDirectory: context.dataDirectory).read()
     let signedIn = token.flatMap { try? services.accounts.session(token: $0) } != nil
+    // Prices in the signed-in user's currency (preferences), converted at the ECB reference rates.
+    let currency = token.flatMap { try? services.accounts.preferences(token: $0).currencyCode } ?? "USD"
+    let rates = try? ExchangeRates.reference()
     return CarRentalEngine(
       inventory: inventory, promotions: try CarPromotions(), rentals: SQLiteCarRentals(database: services.database),
-      resolvePlace: resolver(data), isMember: { signedIn }, ledger: services.ledger, token: { token })
+      resolvePlace: resolver(data), isMember: { signedIn }, currency: { currency },
+      convert: { money, code in
+        if money.currencyCode == code { return money }
+        guard let rates else {
+          throw ServiceError(.unavailable, code: "no_exchange_rates", message: "exchange rates are not available")
+        }
+        // Full precision: the total is rounded once, after the lines are summed.
+        return Money(amount: money.amount * (try rates.rate(from: money.currencyCode, to: code)), currency: code)
+      }, ledger: services.ledger, token: { token })
   }
 }
