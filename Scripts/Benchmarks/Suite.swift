@@ -17,6 +17,7 @@ struct BenchmarkSuite {
       figures += make()
     }
     add("coldstart") { coldStart() }
+    add("hotels") { hotels() }
     add("rebuild") { quick ? [] : rebuildRatio() }
     add("backend") { backendFigures() }
     add("cars") { carFigures() }

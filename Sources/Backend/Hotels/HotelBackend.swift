@@ -49,7 +49,7 @@ public enum HotelBackend {
   }
 
   /// The cities of the reference data (population ≥ 100,000) with their country's continent and currency.
-  static func cities(of reference: ReferenceData) -> [HotelWorld.City] {
+  public static func cities(of reference: ReferenceData) -> [HotelWorld.City] {
     var countries: [String: (continent: String, currency: String)] = [:]
     for country in reference.countries { countries[country.iso2] = (country.continent, country.currencyCode) }
     return reference.cities.map { city in
@@ -62,7 +62,12 @@ public enum HotelBackend {
   }
 
   /// Resolves a place with the reference data (city, IATA airport or metro code, `lat,lon`).
+  /// A `lat,lon` is parsed directly (hotels need no time zone for it, so the nearest-airport look-up
+  /// of a coordinate place is skipped).
   static func resolve(_ text: String, in reference: ReferenceData) throws -> HotelSearchCenter {
+    if let point = try Coordinate.parse(text.trimmingCharacters(in: .whitespaces)) {
+      return HotelSearchCenter(name: point.description, latitude: point.latitude, longitude: point.longitude)
+    }
     let place = try reference.resolvePlace(text)
     return HotelSearchCenter(
       name: place.displayName, latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)

@@ -23,6 +23,18 @@ public final class HotelEngine: HotelService, Sendable {
   /// Units of each currency per euro (ECB reference rates; `EUR` is 1).
   let eurRates: [String: Decimal]
   private let eurRatesDouble: [String: Double]
+  /// Per city (index of ``HotelWorld/cities``): the quote currency, its minor digits, its rate per
+  /// euro and the tax rate in basis points.
+  let cityQuotes: [Quote]
+
+  struct Quote {
+    var currency: String
+    var digits: Int
+    var perEUR: Double
+    var basisPoints: Int64
+    /// ``HotelPricing/cityLevelEUR(_:)``.
+    var cityLevelEUR: Double
+  }
   let now: @Sendable () -> Date
   let booker: Booker?
 
@@ -37,7 +49,17 @@ public final class HotelEngine: HotelService, Sendable {
     var rates = eurRates
     rates["EUR"] = 1
     self.eurRates = rates
-    self.eurRatesDouble = rates.mapValues { NSDecimalNumber(decimal: $0).doubleValue }
+    let doubles = rates.mapValues { NSDecimalNumber(decimal: $0).doubleValue }
+    self.eurRatesDouble = doubles
+    var digits: [String: Int] = [:]
+    self.cityQuotes = world.cities.map { city in
+      let currency = rates[city.currencyCode] != nil ? city.currencyCode : "USD"
+      if digits[currency] == nil { digits[currency] = Self.minorDigits(currency) }
+      return Quote(
+        currency: currency, digits: digits[currency] ?? 2, perEUR: doubles[currency] ?? 1,
+        basisPoints: HotelPricing.taxBasisPoints(continent: city.continent),
+        cityLevelEUR: HotelPricing.cityLevelEUR(city))
+    }
     self.resolvePlace = resolvePlace
     self.booker = booker
     self.now = now
@@ -46,10 +68,7 @@ public final class HotelEngine: HotelService, Sendable {
   // MARK: Hotels
 
   /// The currency hotel `i` quotes in: its country's when a rate is known, else USD.
-  func quoteCurrency(at i: Int) -> String {
-    let code = world.city(at: i).currencyCode
-    return eurRates[code] != nil ? code : "USD"
-  }
+  func quoteCurrency(at i: Int) -> String { cityQuotes[Int(world.cityIndexes[i])].currency }
 
   func hotel(at i: Int) -> Hotel {
     let city = world.city(at: i)
@@ -79,19 +98,36 @@ public final class HotelEngine: HotelService, Sendable {
 
   // MARK: Prices
 
-  /// Nightly rates of one room of `type` at hotel `i`, in minor units of its quote currency.
-  func nightlyMinorUnits(at i: Int, type: RoomType, stay: DateRange, currency: String, digits: Int) -> [Int64] {
-    let base =
-      HotelPricing.baseEUR(world: world, at: i) * HotelPricing.roomFactor(type) * (eurRatesDouble[currency] ?? 1)
-    let scale = Self.powerOfTen(digits)
-    let latitude = world.latitudes[i]
-    return stay.dates.map { date in
-      let units = max(1, (base * HotelPricing.nightFactor(date, latitude: latitude)).rounded())
-      return Int64(units) * scale
+  /// The night multipliers (weekday × season) of a stay for the three climate bands.
+  struct NightFactors {
+    var tropics: [Double]
+    var north: [Double]
+    var south: [Double]
+
+    init(_ stay: DateRange) {
+      let dates = stay.dates
+      tropics = dates.map { HotelPricing.nightFactor($0, latitude: 0) }
+      north = dates.map { HotelPricing.nightFactor($0, latitude: 45) }
+      south = dates.map { HotelPricing.nightFactor($0, latitude: -45) }
     }
+
+    func band(_ latitude: Double) -> [Double] { abs(latitude) < 15 ? tropics : latitude >= 0 ? north : south }
   }
 
-  static func powerOfTen(_ digits: Int) -> Int64 { (0..<max(0, digits)).reduce(1) { r, _ in r * 10 } }
+  /// Nightly rates of one room of `type` at hotel `i`, in minor units of its quote currency.
+  func nightlyMinorUnits(at i: Int, type: RoomType, factors: NightFactors, base: Double? = nil) -> [Int64] {
+    let quote = cityQuotes[Int(world.cityIndexes[i])]
+    let hotelBase = base ?? HotelPricing.baseEUR(world: world, at: i, cityLevel: quote.cityLevelEUR)
+    let roomBase = hotelBase * HotelPricing.roomFactor(type) * quote.perEUR
+    let scale = Self.powerOfTen(quote.digits)
+    return factors.band(world.latitudes[i]).map { Int64(max(1, (roomBase * $0).rounded())) * scale }
+  }
+
+  static func powerOfTen(_ digits: Int) -> Int64 {
+    var result: Int64 = 1
+    for _ in 0..<max(0, digits) { result *= 10 }
+    return result
+  }
 
   static func minorDigits(_ currency: String) -> Int { (try? Currency.named(currency).minorUnits) ?? 2 }
 
@@ -100,10 +136,9 @@ public final class HotelEngine: HotelService, Sendable {
     (subtotal * (10_000 + basisPoints) + 5_000) / 10_000
   }
 
+  /// `minor` minor units as Money (built from the decimal exponent: no division).
   private func money(_ minor: Int64, _ currency: String, digits: Int) -> Money {
-    var amount = Decimal(minor)
-    if digits > 0 { amount /= Decimal(Self.powerOfTen(digits)) }
-    return Money(amount: amount, currency: currency)
+    Money(minorUnitsOrZero: minor, currency: currency, digits: digits)
   }
 
   /// A candidate offer before it is turned into a value (integer amounts).
@@ -112,23 +147,24 @@ public final class HotelEngine: HotelService, Sendable {
     var km: Double
     var type: RoomType
     var free: Int
-    var nightly: [Int64]
     var subtotal: Int64
     var total: Int64
-    var currency: String
-    var digits: Int
-    var basisPoints: Int64
+    /// The total in euros, for sorting offers of several currencies.
+    var totalEUR: Double
   }
 
   func makeOffer(_ c: Candidate, stay: DateRange, guests: Int, rooms: Int) -> HotelOffer {
+    let quote = cityQuotes[Int(world.cityIndexes[c.index])]
+    let currency = quote.currency
     let hotelId = world.hotelId(at: c.index)
     let id = HotelOfferID(
       hotelId: hotelId, roomType: c.type, stay: stay, guests: guests, rooms: rooms, quotedMinorUnits: c.total,
-      currency: c.currency)
+      currency: currency)
+    let nightly = nightlyMinorUnits(at: c.index, type: c.type, factors: NightFactors(stay))
     let nights = stay.count
-    let perNight = c.nightly.reduce(0, +)
-    var average = Decimal(perNight) / Decimal(nights)
-    if c.digits > 0 { average /= Decimal(Self.powerOfTen(c.digits)) }
+    // The average nightly rate, rounded half up to a minor unit.
+    let sum = nightly.reduce(0, +)
+    let average = (2 * sum + Int64(nights)) / (2 * Int64(nights))
     let city = world.city(at: c.index)
     return HotelOffer(
       id: id.description, hotelId: hotelId, name: words.name(world: world, at: c.index),
@@ -136,38 +172,43 @@ public final class HotelEngine: HotelService, Sendable {
       latitude: world.latitudes[c.index], longitude: world.longitudes[c.index],
       distanceKm: (c.km * 100).rounded() / 100,
       roomType: c.type, checkIn: stay.start, checkOut: stay.end, nights: nights, guests: guests, rooms: rooms,
-      roomsAvailable: c.free, nightlyRate: Money(amount: average, currency: c.currency).rounded(),
-      nightlyRates: zip(stay.dates, c.nightly).map {
-        NightlyRate(date: $0, rate: money($1, c.currency, digits: c.digits))
+      roomsAvailable: c.free, nightlyRate: money(average, currency, digits: quote.digits),
+      nightlyRates: zip(stay.dates, nightly).map {
+        NightlyRate(date: $0, rate: money($1, currency, digits: quote.digits))
       },
-      taxes: money(c.total - c.subtotal, c.currency, digits: c.digits),
-      taxRate: Decimal(c.basisPoints) / 10_000, total: money(c.total, c.currency, digits: c.digits),
+      taxes: money(c.total - c.subtotal, currency, digits: quote.digits),
+      taxRate: Decimal(sign: .plus, exponent: -4, significand: Decimal(quote.basisPoints)), total: money(c.total, currency, digits: quote.digits),
       amenities: Amenity.members(of: world.amenityMasks[c.index]), timeZone: city.timeZone)
   }
 
   /// The offers of hotel `i` for the stay (room types with enough free rooms for `rooms` rooms and
-  /// `guests` guests), given the booked counts.
+  /// `guests` guests), given the booked counts, appended to `result`.
   func candidates(
-    at i: Int, km: Double, stay: DateRange, guests: Int, rooms: Int, booked: [HotelRoomKey: Int], hotelId: String?
-  ) -> [Candidate] {
+    at i: Int, km: Double, factors: NightFactors, guests: Int, rooms: Int, booked: [HotelRoomKey: Int],
+    into result: inout [Candidate]
+  ) {
     let perRoom = (guests + rooms - 1) / rooms
-    let currency = quoteCurrency(at: i)
-    let digits = Self.minorDigits(currency)
-    let bp = HotelPricing.taxBasisPoints(continent: world.city(at: i).continent)
-    let id = hotelId ?? world.hotelId(at: i)
-    var result: [Candidate] = []
+    let quote = cityQuotes[Int(world.cityIndexes[i])]
+    let id = booked.isEmpty ? "" : world.hotelId(at: i)
+    let scale = Double(Self.powerOfTen(quote.digits)) * quote.perEUR
+    let base = HotelPricing.baseEUR(world: world, at: i, cityLevel: quote.cityLevelEUR)
     for inventory in HotelPricing.rooms(world: world, at: i) where inventory.roomType.capacity >= perRoom {
       let taken = booked.isEmpty ? 0 : booked[HotelRoomKey(hotelId: id, roomType: inventory.roomType)] ?? 0
       let free = inventory.count - taken
       guard free >= rooms else { continue }
-      let nightly = nightlyMinorUnits(at: i, type: inventory.roomType, stay: stay, currency: currency, digits: digits)
+      let nightly = nightlyMinorUnits(at: i, type: inventory.roomType, factors: factors, base: base)
       let subtotal = nightly.reduce(0, +) * Int64(rooms)
+      let total = Self.total(subtotal: subtotal, basisPoints: quote.basisPoints)
       result.append(
         Candidate(
-          index: i, km: km, type: inventory.roomType, free: free, nightly: nightly, subtotal: subtotal,
-          total: Self.total(subtotal: subtotal, basisPoints: bp), currency: currency, digits: digits,
-          basisPoints: bp))
+          index: i, km: km, type: inventory.roomType, free: free, subtotal: subtotal, total: total,
+          totalEUR: Double(total) / scale))
     }
+  }
+
+  func candidates(at i: Int, stay: DateRange, guests: Int, rooms: Int, booked: [HotelRoomKey: Int]) -> [Candidate] {
+    var result: [Candidate] = []
+    candidates(at: i, km: 0, factors: NightFactors(stay), guests: guests, rooms: rooms, booked: booked, into: &result)
     return result
   }
 
@@ -249,40 +290,40 @@ public final class HotelEngine: HotelService, Sendable {
     let booked = try inventory.maxBooked(during: stay)
     var found: [Candidate] = []
     found.reserveCapacity(near.count * 3)
+    let factors = NightFactors(stay)
+    let perNight = Double(request.rooms * stay.count)
+    let limit = request.maxPrice.map { NSDecimalNumber(decimal: $0).doubleValue + 1e-9 }
     for (i, km) in near where world.stars[i] >= minStars && world.amenityMasks[i] & mask == mask {
-      for candidate in candidates(
-        at: i, km: km, stay: stay, guests: request.guests, rooms: request.rooms, booked: booked, hotelId: nil)
-      {
-        if let maxPrice = request.maxPrice {
-          let average =
-            Double(candidate.subtotal) / Double(request.rooms * stay.count)
-            / Double(Self.powerOfTen(candidate.digits))
-          let converted = userRate.map { average / (eurRatesDouble[candidate.currency] ?? 1) * $0 } ?? average
-          if converted > NSDecimalNumber(decimal: maxPrice).doubleValue + 1e-9 { continue }
-        }
-        found.append(candidate)
+      let start = found.count
+      candidates(
+        at: i, km: km, factors: factors, guests: request.guests, rooms: request.rooms, booked: booked, into: &found)
+      guard let limit else { continue }
+      let quote = cityQuotes[Int(world.cityIndexes[i])]
+      // Average nightly rate of one room, in the user's currency (or the hotel's).
+      let kept = found[start...].filter {
+        let average = Double($0.subtotal) / perNight / Double(Self.powerOfTen(quote.digits))
+        return (userRate.map { average / quote.perEUR * $0 } ?? average) <= limit
       }
+      found.replaceSubrange(start..., with: kept)
     }
     let order: (Candidate, Candidate) -> Bool
     func tie(_ a: Candidate, _ b: Candidate) -> Bool {
       a.index != b.index ? a.index < b.index : a.type < b.type
     }
     // Prices compare in euros so that mixed currencies near a border sort sensibly.
-    let eur: (Candidate) -> Double = {
-      Double($0.total) / Double(Self.powerOfTen($0.digits)) / (self.eurRatesDouble[$0.currency] ?? 1)
-    }
+    func cheaper(_ a: Candidate, _ b: Candidate) -> Bool { a.totalEUR != b.totalEUR ? a.totalEUR < b.totalEUR : tie(a, b) }
     switch request.sort {
-    case .price: order = { eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1) }
-    case .distance: order = { $0.km != $1.km ? $0.km < $1.km : (eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1)) }
+    case .price: order = cheaper
+    case .distance: order = { $0.km != $1.km ? $0.km < $1.km : cheaper($0, $1) }
     case .stars:
       order = {
         let (a, b) = (self.world.stars[$0.index], self.world.stars[$1.index])
-        return a != b ? a > b : (eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1))
+        return a != b ? a > b : cheaper($0, $1)
       }
     case .rating:
       order = {
         let (a, b) = (self.world.ratings[$0.index], self.world.ratings[$1.index])
-        return a != b ? a > b : (eur($0) != eur($1) ? eur($0) < eur($1) : tie($0, $1))
+        return a != b ? a > b : cheaper($0, $1)
       }
     }
     let top = Self.smallest(request.limit, of: found, by: order)
@@ -317,7 +358,7 @@ public final class HotelEngine: HotelService, Sendable {
     let i = try position(of: hotelId)
     let stay = try validate(checkIn: checkIn, checkOut: checkOut, guests: guests, rooms: rooms)
     let booked = try inventory.maxBooked(during: stay)
-    return candidates(at: i, km: 0, stay: stay, guests: guests, rooms: rooms, booked: booked, hotelId: hotelId)
+    return candidates(at: i, stay: stay, guests: guests, rooms: rooms, booked: booked)
       .sorted { $0.total != $1.total ? $0.total < $1.total : $0.type < $1.type }
       .map { makeOffer($0, stay: stay, guests: guests, rooms: rooms) }
   }
@@ -339,8 +380,7 @@ public final class HotelEngine: HotelService, Sendable {
     let i = try position(of: id.hotelId)
     let stay = try validate(checkIn: id.stay.start, checkOut: id.stay.end, guests: id.guests, rooms: id.rooms)
     let booked = try inventory.maxBooked(during: stay)
-    let all = candidates(
-      at: i, km: 0, stay: stay, guests: id.guests, rooms: id.rooms, booked: booked, hotelId: id.hotelId)
+    let all = candidates(at: i, stay: stay, guests: id.guests, rooms: id.rooms, booked: booked)
     guard let candidate = all.first(where: { $0.type == id.roomType }) else {
       throw ServiceError.refused(
         "sold_out", "no \(id.roomType.rawValue) room is free on every night from \(stay.start) to \(stay.end) any more")
@@ -380,11 +420,12 @@ public final class HotelEngine: HotelService, Sendable {
 }
 
 extension Money {
-  /// `minor` minor units of `currency` (2 digits for an unknown currency).
-  init(minorUnitsOrZero minor: Int64, currency: String) {
-    var amount = Decimal(minor)
-    let digits = HotelEngine.minorDigits(currency)
-    if digits > 0 { amount /= Decimal(HotelEngine.powerOfTen(digits)) }
-    self.init(amount: amount, currency: currency)
+  /// `minor` minor units of `currency` with `digits` decimals (looked up when nil; 2 for an
+  /// unknown currency).
+  init(minorUnitsOrZero minor: Int64, currency: String, digits: Int? = nil) {
+    let places = digits ?? HotelEngine.minorDigits(currency)
+    let magnitude = Decimal(minor.magnitude)
+    self.init(
+      amount: Decimal(sign: minor < 0 ? .minus : .plus, exponent: -places, significand: magnitude), currency: currency)
   }
 }

@@ -60,26 +60,35 @@ enum HotelPricing {
   static func rooms(world: HotelWorld, at i: Int) -> [RoomInventory] {
     var rng = world.rng(at: i, stream: 1)
     let stars = Int(world.stars[i])
-    let total = 8 + 12 * stars + Int(rng.unit() * 20 * Double(stars))
-    var shares: [(RoomType, Double)] = [(.double, 0.45)]
-    if rng.unit() < 0.7 { shares.append((.twin, 0.2)) }
-    if rng.unit() < (stars <= 3 ? 0.8 : 0.3) { shares.append((.single, 0.15)) }
-    if rng.unit() < 0.5 { shares.append((.family, 0.12)) }
-    if stars >= 4 || (stars == 3 && rng.unit() < 0.25) { shares.append((.suite, 0.08)) }
-    let sum = shares.reduce(0) { $0 + $1.1 }
-    return shares.map { type, share in
-      RoomInventory(roomType: type, count: max(1, Int((Double(total) * share / sum).rounded())))
-    }.sorted { $0.roomType < $1.roomType }
+    let total = Double(8 + 12 * stars + Int(rng.unit() * 20 * Double(stars)))
+    let twin = rng.unit() < 0.7
+    let single = rng.unit() < (stars <= 3 ? 0.8 : 0.3)
+    let family = rng.unit() < 0.5
+    let suite = stars >= 4 || (stars == 3 && rng.unit() < 0.25)
+    let sum = 0.45 + (twin ? 0.2 : 0) + (single ? 0.15 : 0) + (family ? 0.12 : 0) + (suite ? 0.08 : 0)
+    func count(_ share: Double) -> Int { max(1, Int((total * share / sum).rounded())) }
+    var rooms: [RoomInventory] = []
+    rooms.reserveCapacity(5)
+    if single { rooms.append(RoomInventory(roomType: .single, count: count(0.15))) }
+    rooms.append(RoomInventory(roomType: .double, count: count(0.45)))
+    if twin { rooms.append(RoomInventory(roomType: .twin, count: count(0.2))) }
+    if family { rooms.append(RoomInventory(roomType: .family, count: count(0.12))) }
+    if suite { rooms.append(RoomInventory(roomType: .suite, count: count(0.08))) }
+    return rooms
   }
 
-  /// The base nightly rate in EUR of hotel `i` for a double on a plain weekday out of season.
-  static func baseEUR(world: HotelWorld, at i: Int) -> Double {
-    let city = world.city(at: i)
-    var rng = world.rng(at: i, stream: 2)
+  /// The price level of a city in EUR: continent level × country factor × city-size factor.
+  static func cityLevelEUR(_ city: HotelWorld.City) -> Double {
     let level = (continentLevelEUR[city.continent] ?? 80) * (countryFactor[city.countryCode] ?? 1)
-    let cityFactor = min(1.5, max(0.85, pow(Double(city.population) / 1_000_000, 0.12)))
+    return level * min(1.5, max(0.85, pow(Double(city.population) / 1_000_000, 0.12)))
+  }
+
+  /// The base nightly rate in EUR of hotel `i` (a double on a plain weekday out of season), given
+  /// its city's level (``cityLevelEUR(_:)``).
+  static func baseEUR(world: HotelWorld, at i: Int, cityLevel: Double) -> Double {
+    var rng = world.rng(at: i, stream: 2)
     let hotelFactor = 0.85 + rng.unit() * 0.35
-    return level * cityFactor * starFactor[Int(world.stars[i]) - 1] * hotelFactor
+    return cityLevel * starFactor[Int(world.stars[i]) - 1] * hotelFactor
   }
 
   /// The multiplier of a night: weekday and season (hemisphere-aware).

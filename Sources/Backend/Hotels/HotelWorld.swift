@@ -9,8 +9,8 @@ import Foundation
 /// - **How many**: `3 + population / 25,000` hotels per city (≈ 133,000 for the 6,204 cities of
 ///   `Shared/geonames/cities.csv`; Shanghai ≈ 1,000, a city of 100,000 people 7).
 /// - **Where**: within `2 + 4 × √(population / 1,000,000)` km of the centre, capped at 30 km
-///   (Paris ≈ 7.8 km, Shanghai 22 km), at a uniform bearing and a distance `radius × u^0.7`
-///   (denser towards the centre).
+///   (Paris ≈ 7.8 km, Shanghai 22 km): a point uniform in the disc, pulled towards the centre by
+///   `0.55 + 0.45 ρ` (ρ its relative distance), so hotels are denser near the centre.
 /// - **Identity and seed**: hotel `n` of the city with GeoNames id `g` is `h<g>-<n>`; every
 ///   attribute comes from a SplitMix64 generator seeded with `(g, n)`, so a hotel does not change
 ///   when other cities are added or removed.
@@ -116,10 +116,19 @@ public final class HotelWorld: Sendable {
       for n in 0..<city.hotelCount {
         let i = first + n
         var rng = SplitMix64(hotel: city.geonameId, ordinal: n)
-        let bearing = rng.unit() * 2 * .pi
-        let distance = radius * pow(rng.unit(), 0.7)
-        var hLat = city.latitude + (distance * cos(bearing)) / 111.195
-        var hLon = city.longitude + (distance * sin(bearing)) / (111.195 * cosLat)
+        // A point (x, y) uniform in the unit disc (rejection sampling, no trigonometry), at
+        // distance ρ; pulled in to ρ × (0.55 + 0.45 ρ) so hotels are denser near the centre.
+        var x = 0.0
+        var y = 0.0
+        var rho2 = 2.0
+        while rho2 > 1 {
+          x = rng.unit() * 2 - 1
+          y = rng.unit() * 2 - 1
+          rho2 = x * x + y * y
+        }
+        let pull = radius * (0.55 + 0.45 * rho2.squareRoot())
+        var hLat = city.latitude + (y * pull) / 111.195
+        var hLon = city.longitude + (x * pull) / (111.195 * cosLat)
         hLat = min(89.9, max(-89.9, hLat))
         if hLon > 180 { hLon -= 360 }
         if hLon < -180 { hLon += 360 }
@@ -137,15 +146,19 @@ public final class HotelWorld: Sendable {
     }
     cityByGeonameId = byId
 
-    // Sort into Morton order (ties by generation order, so the order is deterministic).
-    var order = Array(0..<total)
-    order.sort { codes[$0] != codes[$1] ? codes[$0] < codes[$1] : $0 < $1 }
+    // Sort into Morton order (ties by generation order, so the order is deterministic): one key
+    // per hotel, the 40-bit code above a 23-bit generation index, sorted as plain integers.
+    precondition(total < 1 << 23, "too many hotels for the index")
+    var keys = [UInt64](repeating: 0, count: total)
+    for i in 0..<total { keys[i] = codes[i] << 23 | UInt64(i) }
+    Self.radixSort(&keys)
+    let order = keys.map { Int($0 & 0x7F_FFFF) }
     var position = [Int32](repeating: 0, count: total)
     for (sorted, original) in order.enumerated() { position[original] = Int32(sorted) }
     sortedPosition = position
     latitudes = order.map { lat[$0] }
     longitudes = order.map { lon[$0] }
-    mortonCodes = order.map { codes[$0] }
+    mortonCodes = keys.map { $0 >> 23 }
     cityIndexes = order.map { cityArray[$0] }
     ordinals = order.map { ordinalArray[$0] }
     stars = order.map { starArray[$0] }
@@ -161,22 +174,62 @@ public final class HotelWorld: Sendable {
     longitudePrefix = lonSum
   }
 
+  /// Sorts 64-bit keys (LSD radix sort, four 16-bit digits): linear, no comparisons.
+  static func radixSort(_ keys: inout [UInt64]) {
+    var buffer = [UInt64](repeating: 0, count: keys.count)
+    var counts = [Int](repeating: 0, count: 1 << 16)
+    for pass in 0..<4 {
+      let shift = UInt64(pass * 16)
+      for i in counts.indices { counts[i] = 0 }
+      keys.withUnsafeBufferPointer { source in
+        for key in source { counts[Int((key >> shift) & 0xFFFF)] += 1 }
+      }
+      var offset = 0
+      for i in counts.indices {
+        let count = counts[i]
+        counts[i] = offset
+        offset += count
+      }
+      keys.withUnsafeBufferPointer { source in
+        buffer.withUnsafeMutableBufferPointer { target in
+          for key in source {
+            let digit = Int((key >> shift) & 0xFFFF)
+            target[counts[digit]] = key
+            counts[digit] += 1
+          }
+        }
+      }
+      swap(&keys, &buffer)
+    }
+  }
+
+  private static let bigCityStars: [Double] = [0.06, 0.24, 0.58, 0.86]
+  private static let starThresholds: [Double] = [0.09, 0.32, 0.70, 0.93]
+
   private static func stars(_ rng: inout SplitMix64, bigCity: Bool) -> Int {
     let u = rng.unit()
-    let thresholds: [Double] = bigCity ? [0.06, 0.24, 0.58, 0.86] : [0.09, 0.32, 0.70, 0.93]
-    return (thresholds.firstIndex { u < $0 } ?? 4) + 1
+    let thresholds = bigCity ? bigCityStars : starThresholds
+    for (index, threshold) in thresholds.enumerated() where u < threshold { return index + 1 }
+    return 5
   }
+
+  /// Likelihood of each amenity (in ``Amenity/allCases`` order) as `base + perStar × stars`;
+  /// air conditioning is 0.95 within 35° of the equator.
+  private static let amenityOdds: [(bit: UInt16, base: Double, perStar: Double)] = [
+    (Amenity.wifi.bit, 0.96, 0), (Amenity.breakfast.bit, 0.35, 0.12), (Amenity.pool.bit, -0.1, 0.15),
+    (Amenity.parking.bit, 0.45, 0.05), (Amenity.gym.bit, -0.2, 0.22), (Amenity.spa.bit, -0.5, 0.2),
+    (Amenity.pets.bit, 0.3, 0), (Amenity.accessible.bit, 0.35, 0.1), (Amenity.restaurant.bit, 0.1, 0.18),
+    (Amenity.bar.bit, 0.05, 0.17), (Amenity.airportShuttle.bit, 0.05, 0.04), (Amenity.airConditioning.bit, 0.3, 0.12),
+  ]
+  private static let airConditioningBit = Amenity.airConditioning.bit
 
   private static func amenities(_ rng: inout SplitMix64, stars: Int, latitude: Double) -> UInt16 {
     let s = Double(stars)
-    let odds: [(Amenity, Double)] = [
-      (.wifi, 0.96), (.breakfast, 0.35 + 0.12 * s), (.pool, -0.1 + 0.15 * s), (.parking, 0.45 + 0.05 * s),
-      (.gym, -0.2 + 0.22 * s), (.spa, -0.5 + 0.2 * s), (.pets, 0.3), (.accessible, 0.35 + 0.1 * s),
-      (.restaurant, 0.1 + 0.18 * s), (.bar, 0.05 + 0.17 * s), (.airportShuttle, 0.05 + 0.04 * s),
-      (.airConditioning, abs(latitude) < 35 ? 0.95 : 0.3 + 0.12 * s),
-    ]
     var mask: UInt16 = 0
-    for (amenity, odd) in odds where rng.unit() < odd { mask |= amenity.bit }
+    for odds in amenityOdds {
+      let odd = odds.bit == airConditioningBit && abs(latitude) < 35 ? 0.95 : odds.base + odds.perStar * s
+      if rng.unit() < odd { mask |= odds.bit }
+    }
     return mask
   }
 

@@ -63,9 +63,12 @@ public struct HotelOfferID: Hashable, Sendable, CustomStringConvertible {
   }
 
   public var description: String {
-    func compact(_ date: LocalDate) -> String { date.description.replacingOccurrences(of: "-", with: "") }
-    return
-      "hof_\(hotelId)_\(roomType.rawValue)_\(compact(stay.start))_\(compact(stay.end))_\(guests)g\(rooms)r_\(quotedMinorUnits)\(currency)"
+    func compact(_ date: LocalDate) -> String {
+      let (year, month, day) = date.components
+      return String(year * 10_000 + month * 100 + day)
+    }
+    return "hof_\(hotelId)_\(roomType.rawValue)_\(compact(stay.start))_\(compact(stay.end))_\(guests)g\(rooms)r_"
+      + "\(quotedMinorUnits)\(currency)"
   }
 
   private static func date(_ text: String) -> LocalDate? {
