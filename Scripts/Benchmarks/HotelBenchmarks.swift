@@ -11,7 +11,8 @@ extension BenchmarkSuite {
     var world: HotelWorld?
     let builds = sample(count: count(20), warmup: 1) { _ in world = HotelWorld(cities: cities) }
     guard let world else { return [] }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-hotels-\(ProcessInfo.processInfo.processIdentifier)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bench-hotels-\(ProcessInfo.processInfo.processIdentifier)")
     defer { try? FileManager.default.removeItem(at: directory) }
     guard let services = try? BackendServices(dataDirectory: directory),
       let engine = try? HotelBackend.service(services: services)
@@ -40,8 +41,11 @@ extension BenchmarkSuite {
         note: "\(world.count) hotels around \(cities.count) cities, in memory"),
       Figure(
         name: "hotels.search", unit: "ms", target: 5, values: searches,
-        note: "100 random cities, 10 km, 3 nights, 2 guests; \(offers / max(1, searches.count)) offers per search on average"),
-      Figure(name: "hotels.map-viewport", unit: "ms", target: 5, values: viewports, note: "≤ 200 markers; 0.1° to 120° tall"),
+        note:
+          "100 random cities, 10 km, 3 nights, 2 guests; \(offers / max(1, searches.count)) offers per search on average"
+      ),
+      Figure(
+        name: "hotels.map-viewport", unit: "ms", target: 5, values: viewports, note: "≤ 200 markers; 0.1° to 120° tall"),
     ]
   }
 }

@@ -177,7 +177,8 @@ public final class HotelEngine: HotelService, Sendable {
         NightlyRate(date: $0, rate: money($1, currency, digits: quote.digits))
       },
       taxes: money(c.total - c.subtotal, currency, digits: quote.digits),
-      taxRate: Decimal(sign: .plus, exponent: -4, significand: Decimal(quote.basisPoints)), total: money(c.total, currency, digits: quote.digits),
+      taxRate: Decimal(sign: .plus, exponent: -4, significand: Decimal(quote.basisPoints)),
+      total: money(c.total, currency, digits: quote.digits),
       amenities: Amenity.members(of: world.amenityMasks[c.index]), timeZone: city.timeZone)
   }
 
@@ -311,7 +312,9 @@ public final class HotelEngine: HotelService, Sendable {
       a.index != b.index ? a.index < b.index : a.type < b.type
     }
     // Prices compare in euros so that mixed currencies near a border sort sensibly.
-    func cheaper(_ a: Candidate, _ b: Candidate) -> Bool { a.totalEUR != b.totalEUR ? a.totalEUR < b.totalEUR : tie(a, b) }
+    func cheaper(_ a: Candidate, _ b: Candidate) -> Bool {
+      a.totalEUR != b.totalEUR ? a.totalEUR < b.totalEUR : tie(a, b)
+    }
     switch request.sort {
     case .price: order = cheaper
     case .distance: order = { $0.km != $1.km ? $0.km < $1.km : cheaper($0, $1) }

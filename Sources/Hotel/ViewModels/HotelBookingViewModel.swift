@@ -1,0 +1,98 @@
+import Common
+import Foundation
+import Reactive
+
+/// One line of a price breakdown.
+public struct PriceLine: Hashable, Sendable {
+  public var label: String
+  public var amount: Money
+}
+
+/// The price of a stay, line by line: each night's rate (× rooms), the subtotal, taxes and fees,
+/// and the total charged. The lines add up exactly to the total.
+public struct PriceBreakdown: Hashable, Sendable {
+  public var nights: [PriceLine]
+  public var subtotal: Money
+  public var taxes: Money
+  public var total: Money
+
+  public init(offer: HotelOffer) {
+    let rooms = Decimal(offer.rooms)
+    let suffix = offer.rooms == 1 ? "" : " × \(offer.rooms) rooms"
+    nights = offer.nightlyRates.map { PriceLine(label: "Night of \($0.date)\(suffix)", amount: $0.rate * rooms) }
+    subtotal = offer.subtotal
+    taxes = offer.taxes
+    total = offer.total
+  }
+}
+
+/// The booking flow of one offer: the price breakdown, the guest's name, and the booking.
+///
+/// Inputs: ``guestNameChanged(_:)``, ``bookTapped()``. Outputs: ``breakdown``,
+/// ``isBookEnabled`` (a name of two words, not while booking or once booked), ``isBooking``,
+/// ``reservation``, ``errorMessage``, ``newOfferId`` (set when the price changed: the offer to
+/// book instead). One idempotency key per flow, so a repeated tap never books twice.
+public final class HotelBookingViewModel {
+  public let breakdown: PriceBreakdown
+  public let cancellationPolicy: String
+  @Published public private(set) var isBookEnabled = false
+  @Published public private(set) var isBooking = false
+  @Published public private(set) var reservation: Reservation?
+  @Published public private(set) var errorMessage: String?
+  @Published public private(set) var newOfferId: String?
+
+  private let offer: HotelOffer
+  private let client: HotelClient
+  private let scheduler: AnySchedulerOf<DispatchQueue>
+  private let idempotencyKey: String
+  @Published private var guestName = ""
+  private var cancellables: Set<AnyCancellable> = []
+
+  public init(
+    offer: HotelOffer, client: HotelClient, scheduler: AnySchedulerOf<DispatchQueue>,
+    idempotencyKey: String = UUID().uuidString
+  ) {
+    self.offer = offer
+    self.client = client
+    self.scheduler = scheduler
+    self.idempotencyKey = idempotencyKey
+    breakdown = PriceBreakdown(offer: offer)
+    cancellationPolicy = HotelCancellation.summary(
+      checkIn: offer.checkIn, timeZone: TimeZone(identifier: offer.timeZone) ?? .gmt)
+    update()
+  }
+
+  public func guestNameChanged(_ name: String) {
+    guestName = name
+    update()
+  }
+
+  public func bookTapped() {
+    guard isBookEnabled else { return }
+    isBooking = true
+    errorMessage = nil
+    update()
+    let name = guestName.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    client.book(offer.id, name, idempotencyKey)
+      .receive(on: scheduler)
+      .sink(
+        receiveCompletion: { [weak self] completion in
+          guard let self else { return }
+          self.isBooking = false
+          if case .failure(let error) = completion {
+            self.errorMessage = error.message
+            if error.code == "price_changed" { self.newOfferId = error.details["offerId"] }
+          }
+          self.update()
+        },
+        receiveValue: { [weak self] value in self?.reservation = value }
+      )
+      .store(in: &cancellables)
+  }
+
+  private func update() {
+    let words = guestName.split(whereSeparator: \.isWhitespace)
+    let enabled = words.count >= 2 && !isBooking && reservation == nil && newOfferId == nil
+    if enabled != isBookEnabled { isBookEnabled = enabled }
+  }
+}

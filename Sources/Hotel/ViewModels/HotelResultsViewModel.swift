@@ -1,0 +1,186 @@
+import Common
+import Foundation
+import Reactive
+
+/// The slower parts of one result row: description, reviews and the hotel's room list.
+public struct HotelRowDetails: Hashable, Sendable {
+  public var details: HotelDetails
+  public var rooms: [HotelOffer]
+}
+
+/// Where a row's details are: loading, loaded, or failed with a message.
+public enum HotelRowState: Hashable, Sendable {
+  case loading
+  case loaded(HotelRowDetails)
+  case failed(String)
+}
+
+/// Local filters of the results list.
+public struct HotelResultFilter: Hashable, Sendable {
+  public var minStars: Int?
+  /// Highest average nightly rate of one room, in each offer's currency.
+  public var maxNightlyRate: Decimal?
+  public var amenities: Set<Amenity>
+
+  public init(minStars: Int? = nil, maxNightlyRate: Decimal? = nil, amenities: Set<Amenity> = []) {
+    self.minStars = minStars
+    self.maxNightlyRate = maxNightlyRate
+    self.amenities = amenities
+  }
+}
+
+/// The hotel results list: runs searches, sorts and filters the offers, and loads each row's
+/// slow details lazily — the pattern of a list of remote images:
+/// - a row's details are asked for only when the row is shown (``rowShown(_:)``);
+/// - an answer is cached per hotel for the current search, so showing the row again asks nothing;
+/// - a row that goes away before its answer (``rowHidden(_:)``) cancels its request;
+/// - a new search clears the cache and cancels every request still running.
+///
+/// Inputs: ``search(_:)``, ``sortChanged(_:)``, ``filterChanged(_:)``, ``rowShown(_:)``,
+/// ``rowHidden(_:)``. Outputs: ``offers``, ``isLoading``, ``errorMessage``, ``rows`` (hotel id →
+/// state, for the rows that are loading or loaded).
+public final class HotelResultsViewModel {
+  @Published public private(set) var offers: [HotelOffer] = []
+  @Published public private(set) var isLoading = false
+  @Published public private(set) var errorMessage: String?
+  @Published public private(set) var rows: [String: HotelRowState] = [:]
+  @Published public private(set) var sort: HotelSortOrder = .price
+  @Published public private(set) var filter = HotelResultFilter()
+
+  private let client: HotelClient
+  private let scheduler: AnySchedulerOf<DispatchQueue>
+  private let requests = PassthroughSubject<HotelSearchRequest, Never>()
+  private var all: [HotelOffer] = []
+  private var request: HotelSearchRequest?
+  private var cache: [String: HotelRowDetails] = [:]
+  private var inFlight: [String: AnyCancellable] = [:]
+  private var cancellables: Set<AnyCancellable> = []
+
+  public init(client: HotelClient, scheduler: AnySchedulerOf<DispatchQueue>) {
+    self.client = client
+    self.scheduler = scheduler
+    requests
+      .map { request -> AnyPublisher<Result<HotelSearchResult, ServiceError>, Never> in
+        client.search(request).map { Result.success($0) }.catch { Just(Result.failure($0)) }.eraseToAnyPublisher()
+      }
+      .switchToLatest()
+      .receive(on: scheduler)
+      .sink { [weak self] result in self?.receive(result) }
+      .store(in: &cancellables)
+  }
+
+  /// Runs a search (a newer one replaces an older one still running; its answer is dropped).
+  public func search(_ request: HotelSearchRequest) {
+    self.request = request
+    for (_, cancellable) in inFlight { cancellable.cancel() }
+    inFlight = [:]
+    cache = [:]
+    rows = [:]
+    errorMessage = nil
+    isLoading = true
+    requests.send(request)
+  }
+
+  public func sortChanged(_ order: HotelSortOrder) {
+    sort = order
+    arrange()
+  }
+
+  public func filterChanged(_ filter: HotelResultFilter) {
+    self.filter = filter
+    arrange()
+  }
+
+  /// A row of hotel `hotelId` became visible: show its cached details or load them.
+  public func rowShown(_ hotelId: String) {
+    if let cached = cache[hotelId] {
+      rows[hotelId] = .loaded(cached)
+      return
+    }
+    guard inFlight[hotelId] == nil, let request else { return }
+    rows[hotelId] = .loading
+    var details: HotelDetails?
+    var rooms: [HotelOffer]?
+    let both = client.details(hotelId).map { HotelRowPart.details($0) }
+      .merging(
+        client.rooms(hotelId, request.checkIn, request.checkOut, request.guests, request.rooms).map {
+          HotelRowPart.rooms($0)
+        })
+    inFlight[hotelId] = both.receive(on: scheduler).sink(
+      receiveCompletion: { [weak self] completion in
+        guard let self, case .failure(let error) = completion else { return }
+        self.inFlight[hotelId] = nil
+        self.rows[hotelId] = .failed(error.message)
+      },
+      receiveValue: { [weak self] part in
+        switch part {
+        case .details(let value): details = value
+        case .rooms(let value): rooms = value
+        }
+        guard let self, let details, let rooms else { return }
+        let loaded = HotelRowDetails(details: details, rooms: rooms)
+        self.cache[hotelId] = loaded
+        self.inFlight[hotelId] = nil
+        self.rows[hotelId] = .loaded(loaded)
+      })
+  }
+
+  /// A row went away: cancel its request if it is still running (a loaded row stays cached).
+  public func rowHidden(_ hotelId: String) {
+    guard let cancellable = inFlight.removeValue(forKey: hotelId) else { return }
+    cancellable.cancel()
+    rows[hotelId] = nil
+  }
+
+  private func receive(_ result: Result<HotelSearchResult, ServiceError>) {
+    isLoading = false
+    switch result {
+    case .success(let value):
+      all = value.offers
+      arrange()
+    case .failure(let error):
+      all = []
+      offers = []
+      errorMessage = error.message
+    }
+  }
+
+  private func arrange() {
+    let filter = filter
+    let kept = all.filter { offer in
+      offer.stars >= (filter.minStars ?? 1)
+        && (filter.maxNightlyRate.map { offer.nightlyRate.amount <= $0 } ?? true)
+        && filter.amenities.isSubset(of: offer.amenities)
+    }
+    offers = kept.sorted(by: Self.order(sort))
+  }
+
+  static func order(_ sort: HotelSortOrder) -> (HotelOffer, HotelOffer) -> Bool {
+    func tie(_ a: HotelOffer, _ b: HotelOffer) -> Bool { (a.hotelId, a.roomType) < (b.hotelId, b.roomType) }
+    func cheaper(_ a: HotelOffer, _ b: HotelOffer) -> Bool {
+      a.total.amount != b.total.amount ? a.total.amount < b.total.amount : tie(a, b)
+    }
+    switch sort {
+    case .price: return cheaper
+    case .distance: return { $0.distanceKm != $1.distanceKm ? $0.distanceKm < $1.distanceKm : cheaper($0, $1) }
+    case .stars: return { $0.stars != $1.stars ? $0.stars > $1.stars : cheaper($0, $1) }
+    case .rating: return { $0.guestRating != $1.guestRating ? $0.guestRating > $1.guestRating : cheaper($0, $1) }
+    }
+  }
+}
+
+/// One of the two answers a row waits for.
+enum HotelRowPart {
+  case details(HotelDetails)
+  case rooms([HotelOffer])
+}
+
+extension Publisher where Failure == ServiceError {
+  /// Both publishers' values, as they come (a small merge: subscribe to both, finish when both
+  /// finished, fail on the first failure).
+  func merging<Other: Publisher>(_ other: Other) -> AnyPublisher<Output, ServiceError>
+  where Other.Output == Output, Other.Failure == ServiceError {
+    [eraseToAnyPublisher(), other.eraseToAnyPublisher()].publisher.setFailureType(to: ServiceError.self)
+      .flatMap { $0 }.eraseToAnyPublisher()
+  }
+}

@@ -1,0 +1,79 @@
+import Common
+import Foundation
+import Reactive
+
+/// The hotel search form: place, date range, guests and rooms.
+///
+/// Inputs: ``placeChanged(_:)``, ``checkInChanged(_:)``, ``checkOutChanged(_:)``,
+/// ``guestsChanged(_:)``, ``roomsChanged(_:)``, ``searchTapped()``. Outputs: ``nights`` (nil until
+/// the range is valid), ``validationMessage`` (what to fix, nil when the form is valid),
+/// ``isSearchEnabled``, and ``searches``: the request sent when search is tapped on a valid form.
+/// The rules are those of ``HotelSearchRequest`` (1–30 nights, check-in not before `today`).
+public final class HotelSearchFormViewModel {
+  @Published public private(set) var nights: Int?
+  @Published public private(set) var validationMessage: String?
+  @Published public private(set) var isSearchEnabled = false
+
+  /// Requests to run, one per tap on a valid form.
+  public var searches: AnyPublisher<HotelSearchRequest, Never> { searchSubject.eraseToAnyPublisher() }
+
+  private struct Form: Equatable {
+    var place = ""
+    var checkIn: LocalDate?
+    var checkOut: LocalDate?
+    var guests = 2
+    var rooms = 1
+  }
+
+  @Published private var form = Form()
+  private let searchSubject = PassthroughSubject<HotelSearchRequest, Never>()
+  private let today: LocalDate
+
+  public init(today: LocalDate) {
+    self.today = today
+    let today = today
+    $form.map { Self.validate($0, today: today).nights }.removeDuplicates().assign(to: &$nights)
+    $form.map { Self.validate($0, today: today).message }.removeDuplicates().assign(to: &$validationMessage)
+    $form.map { Self.validate($0, today: today).message == nil }.removeDuplicates().assign(to: &$isSearchEnabled)
+  }
+
+  private static func validate(_ form: Form, today: LocalDate) -> (nights: Int?, message: String?) {
+    guard let checkIn = form.checkIn, let checkOut = form.checkOut else {
+      return (nil, "Choose check-in and check-out.")
+    }
+    guard checkIn >= today else { return (nil, "Check-in \(checkIn) is in the past.") }
+    guard let stay = DateRange(start: checkIn, end: checkOut) else {
+      return (nil, "Check-out must be after check-in.")
+    }
+    guard stay.count <= HotelSearchRequest.maxNights else {
+      return (nil, "A stay is at most \(HotelSearchRequest.maxNights) nights.")
+    }
+    if form.place.trimmingCharacters(in: .whitespaces).isEmpty { return (stay.count, "Choose a place.") }
+    if !(1...HotelSearchRequest.maxGuests).contains(form.guests) {
+      return (stay.count, "Guests: 1 to \(HotelSearchRequest.maxGuests).")
+    }
+    if !(1...HotelSearchRequest.maxRooms).contains(form.rooms) || form.rooms > form.guests {
+      return (stay.count, "Rooms: 1 to \(min(HotelSearchRequest.maxRooms, max(1, form.guests))).")
+    }
+    if form.guests > form.rooms * 4 {
+      return (stay.count, "\(form.guests) guests need at least \((form.guests + 3) / 4) rooms.")
+    }
+    return (stay.count, nil)
+  }
+
+  public func placeChanged(_ place: String) { form.place = place }
+  public func checkInChanged(_ date: LocalDate) { form.checkIn = date }
+  public func checkOutChanged(_ date: LocalDate) { form.checkOut = date }
+  public func guestsChanged(_ count: Int) { form.guests = count }
+  public func roomsChanged(_ count: Int) { form.rooms = count }
+
+  /// Sends a request on ``searches`` when the form is valid.
+  public func searchTapped() {
+    guard Self.validate(form, today: today).message == nil, let checkIn = form.checkIn, let checkOut = form.checkOut
+    else { return }
+    searchSubject.send(
+      HotelSearchRequest(
+        place: form.place.trimmingCharacters(in: .whitespaces), checkIn: checkIn, checkOut: checkOut,
+        guests: form.guests, rooms: form.rooms))
+  }
+}
