@@ -16,7 +16,11 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
   private var started = false
   private var demand = Subscribers.Demand.none
   private var handler: ((UpstreamFailure) -> Result<NewPublisher, Downstream.Failure>)?
+  /// For `append`: the publisher to continue with when the upstream finishes.
+  private var continuation: (() -> NewPublisher)?
+  private let mapFailure: ((UpstreamFailure) -> Downstream.Failure)?
 
+  /// An engine that switches to `handler`'s publisher when the upstream fails (`catch`).
   init(
     _ name: String, downstream: Downstream,
     handler: @escaping (UpstreamFailure) -> Result<NewPublisher, Downstream.Failure>
@@ -24,6 +28,21 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     self.name = name
     self.downstream = downstream
     self.handler = handler
+    self.continuation = nil
+    self.mapFailure = nil
+  }
+
+  /// An engine that switches to `continuation`'s publisher when the upstream finishes (`append`)
+  /// and forwards its failure.
+  init(
+    _ name: String, downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+    continuation: @escaping () -> NewPublisher
+  ) {
+    self.name = name
+    self.downstream = downstream
+    self.handler = nil
+    self.continuation = continuation
+    self.mapFailure = mapFailure
   }
 
   var description: String { name }
@@ -39,8 +58,18 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
       receiveValue: { [self] in received($0, phase: 0) },
       receiveCompletion: { [self] completion in
         switch completion {
-        case .finished: finish(.finished, phase: 0)
-        case .failure(let error): switchToHandler(error)
+        case .finished:
+          if let continuation = lock.withLock({ self.continuation }) {
+            switchTo(.success(continuation()))
+          } else {
+            finish(.finished, phase: 0)
+          }
+        case .failure(let error):
+          if let mapFailure {
+            finish(.failure(mapFailure(error)), phase: 0)
+          } else if let handler = lock.withLock({ self.handler }) {
+            switchTo(handler(error))
+          }
         }
       })
   }
@@ -86,21 +115,23 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     self.downstream = nil
     current = nil
     handler = nil
+    continuation = nil
     lock.unlock()
     downstream.receive(completion: completion)
   }
 
-  private func switchToHandler(_ error: UpstreamFailure) {
+  private func switchTo(_ next: Result<NewPublisher, Downstream.Failure>) {
     lock.lock()
-    guard downstream != nil, phase == 0, let handler else {
+    guard downstream != nil, phase == 0 else {
       lock.unlock()
       return
     }
     phase = 1
     current = nil
-    self.handler = nil
+    handler = nil
+    continuation = nil
     lock.unlock()
-    switch handler(error) {
+    switch next {
     case .success(let publisher):
       publisher.subscribe(
         AnySubscriber<Output, Downstream.Failure>(
@@ -127,6 +158,7 @@ where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstrea
     self.current = nil
     downstream = nil
     handler = nil
+    continuation = nil
     lock.unlock()
     current?.cancel()
   }
@@ -346,5 +378,57 @@ extension Publisher {
     Publishers.HandleEvents(
       upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
       receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
+  }
+}
+
+// MARK: - append, prepend
+
+extension Publishers {
+  /// A publisher that emits all of one publisher's elements before those from another publisher
+  /// (subscribed to when the first finishes; a failure of the first ends everything).
+  public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
+  where Prefix.Output == Suffix.Output, Prefix.Failure == Suffix.Failure {
+    public typealias Output = Suffix.Output
+    public typealias Failure = Suffix.Failure
+    /// The publisher to republish, in its entirety, before republishing elements from `suffix`.
+    public let prefix: Prefix
+    /// The publisher to republish only after `prefix` finishes.
+    public let suffix: Suffix
+
+    public init(prefix: Prefix, suffix: Suffix) {
+      self.prefix = prefix
+      self.suffix = suffix
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let suffix = suffix
+      let engine = CatchEngine<Prefix.Failure, Suffix, S>(
+        "Concatenate", downstream: subscriber, mapFailure: { $0 }, continuation: { suffix })
+      prefix.subscribe(engine.upstreamSubscriber())
+    }
+  }
+}
+
+extension Publisher {
+  /// Appends `publisher`'s elements after this publisher's (when it finishes).
+  public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
+  where P.Output == Output, P.Failure == Failure {
+    Publishers.Concatenate(prefix: self, suffix: publisher)
+  }
+
+  /// Appends the given elements after this publisher's.
+  public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+    append(Publishers.Sequence(sequence: elements))
+  }
+
+  /// Prefixes this publisher's elements with `publisher`'s.
+  public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
+  where P.Output == Output, P.Failure == Failure {
+    Publishers.Concatenate(prefix: publisher, suffix: self)
+  }
+
+  /// Prefixes this publisher's elements with the given elements.
+  public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+    prepend(Publishers.Sequence(sequence: elements))
   }
 }

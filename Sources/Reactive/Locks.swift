@@ -35,3 +35,12 @@ final class RecursiveLock: @unchecked Sendable {
     return try body()
   }
 }
+
+/// Gives a subscription Combine's debugging conformances from its `description` alone: a
+/// playground shows the description, a mirror shows no children.
+protocol DescribedSubscription: CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {}
+
+extension DescribedSubscription {
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+}

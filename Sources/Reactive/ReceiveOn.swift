@@ -152,7 +152,7 @@ private struct SubscribeOnDownstream<Downstream: Subscriber, Context: Scheduler>
   func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }
 
-private final class ScheduledSubscription<Context: Scheduler>: Subscription, CustomStringConvertible,
+private final class ScheduledSubscription<Context: Scheduler>: Subscription, DescribedSubscription,
   @unchecked Sendable
 {
   let upstream: Subscription

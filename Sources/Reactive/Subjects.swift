@@ -27,7 +27,7 @@ public enum Subscriptions {
   public static var empty: Subscription { EmptySubscription() }
 }
 
-private struct EmptySubscription: Subscription, CustomStringConvertible {
+private struct EmptySubscription: Subscription, DescribedSubscription {
   let combineIdentifier = CombineIdentifier()
   var description: String { "Empty" }
   func request(_ demand: Subscribers.Demand) {}
