@@ -16,7 +16,10 @@ struct BenchmarkSuite {
       guard only == nil || name.hasPrefix(only!) else { return }
       figures += make()
     }
-    add("coldstart") { coldStart() }
+    add("referencedata") { referenceDataLoad() }
+    add("autocomplete") { autocomplete() }
+    add("coldstart") { coldStart() + coldStartSearch() }
+    add("memory") { memorySession() }
     add("hotels") { hotels() }
     add("rebuild") { quick ? [] : rebuildRatio() }
     add("backend") { backendFigures() }

@@ -10,6 +10,10 @@ struct Options {
   var only: String?
 }
 
+if CommandLine.arguments.dropFirst().first == "--child" {
+  exit(runChildMode(Array(CommandLine.arguments.dropFirst(2))))
+}
+
 var options = Options()
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
