@@ -304,6 +304,20 @@ import Testing
     #expect(harness.run(["trips", "show", "res_999"]).status == 1)
   }
 
+  @Test func trips_totalsAreAlsoShownInThePreferredCurrency() {
+    let harness = Harness()
+    harness.signedInAda()
+    harness.services.addReservation(
+      email: "ada@example.com", summary: "SFO → JFK", createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+    #expect(harness.run(["trips", "list"]).stdout.hasSuffix("  $100.00\n"))
+    #expect(harness.run(["preferences", "--currency", "EUR"]).status == 0)
+    let list = harness.run(["trips", "list"]).stdout
+    #expect(list.contains("  $100.00 (≈ €"), "\(list)")
+    let json = harness.run(["trips", "list", "--json"]).stdout
+    #expect(!json.contains("≈"))
+    #expect(harness.run(["preferences", "--currency", "XOF"]).status == 2)
+  }
+
   @Test func trips_mountedAsTravelTrips_namesTheAssembledCommand() {
     let harness = Harness()
     let outcome = harness.run(["cards", "list"], root: "travel")

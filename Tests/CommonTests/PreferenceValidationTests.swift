@@ -15,6 +15,17 @@ import Testing
     }
   }
 
+  @Test func currency_needsAReferenceRate() {
+    #expect {
+      try PreferenceValidation.currency("xof")
+    } throws: { error in
+      let error = error as? ServiceError
+      return error?.code == "unsupported_currency" && error?.kind == .invalidInput
+        && error?.message.hasPrefix("prices cannot be shown in XOF (no ECB reference rate): expected one of") == true
+        && error?.message.contains("USD") == true
+    }
+  }
+
   @Test func language_isEnglishOrGerman() throws {
     #expect(try PreferenceValidation.language("DE") == .german)
     #expect {

@@ -65,10 +65,17 @@ struct AccountRun {
 
   /// The strings of the signed-in user's language (English when it cannot be told, or for JSON).
   func strings(token: String?) -> Strings {
-    guard !context.json, let token, let preferences = try? environment.accounts.preferences(token: token),
-      let language = Strings.Language(tag: preferences.language)
-    else { return .english }
-    return Strings(language)
+    display(token: token).strings
+  }
+
+  /// How human output is shown to the signed-in user: their language and the currency prices are
+  /// shown in (English and no conversion when it cannot be told, or for JSON).
+  func display(token: String?) -> Display {
+    guard !context.json, let token, let preferences = try? environment.accounts.preferences(token: token) else {
+      return Display(strings: .english, currencyCode: nil)
+    }
+    let strings = Strings.Language(tag: preferences.language).map { Strings($0) } ?? .english
+    return Display(strings: strings, currencyCode: preferences.currencyCode)
   }
 
   /// How the user reaches this executable's account commands: `account` or `travel account`.
@@ -77,5 +84,25 @@ struct AccountRun {
     guard let first = path.first else { return "account" }
     if path.count > 1, first != "account", ["account", "trips"].contains(path[1]) { return "\(first) account" }
     return first
+  }
+}
+
+/// The user's language and preferred currency, for human output.
+struct Display {
+  var strings: Strings
+  /// The ISO 4217 code prices are also shown in, or nil.
+  var currencyCode: String?
+
+  /// `$161.41`, or `$161.41 (≈ 150,21 €)` when the user prefers another currency (ECB reference
+  /// rates of ``ExchangeRates``; for display only).
+  func price(_ money: Money) -> String {
+    let locale = strings.language.locale
+    var text = money.formatted(locale: locale)
+    if let currencyCode, currencyCode != money.currencyCode,
+      let converted = try? ExchangeRates.reference().convert(money, to: currencyCode)
+    {
+      text += " (≈ \(converted.formatted(locale: locale)))"
+    }
+    return text
   }
 }

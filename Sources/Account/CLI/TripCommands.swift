@@ -20,20 +20,21 @@ enum TripCommands {
         let run = try AccountRun(invocation, factory)
         let token = try run.token()
         let reservations = TripsViewModel.newestFirst(try run.environment.reservations.reservations(token: token))
-        let strings = run.strings(token: token)
+        let display = run.display(token: token)
         struct Document: Encodable { var reservations: [ReservationSummary] }
         try run.context.emit(json: Document(reservations: reservations.map(ReservationSummary.init))) {
-          guard !reservations.isEmpty else { return strings[.tripsEmpty] }
-          return reservations.map { line($0, strings: strings) }.joined(separator: "\n")
+          guard !reservations.isEmpty else { return display.strings[.tripsEmpty] }
+          return reservations.map { line($0, display: display) }.joined(separator: "\n")
         }
       })
   }
 
   /// `res_…  Flight  confirmed  SFO → JFK, UA 123  1,234.00 USD`.
-  static func line(_ reservation: Reservation, strings: Strings) -> String {
-    [
+  static func line(_ reservation: Reservation, display: Display) -> String {
+    let strings = display.strings
+    return [
       reservation.id, kindName(reservation.kind, strings), statusName(reservation.status, strings),
-      reservation.summary, reservation.total.formatted(locale: strings.language.locale),
+      reservation.summary, display.price(reservation.total),
     ].joined(separator: "  ")
   }
 
@@ -53,9 +54,10 @@ enum TripCommands {
   }
 
   /// The reservation on several lines, for `show` and `cancel`.
-  static func details(_ reservation: Reservation, strings: Strings) -> String {
+  static func details(_ reservation: Reservation, display: Display) -> String {
+    let strings = display.strings
     let zone = reservation.details["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:))
-    var lines = [line(reservation, strings: strings)]
+    var lines = [line(reservation, display: display)]
     if let locator = reservation.locator { lines.append(strings.format(.tripsLocator, ["locator": locator])) }
     if let start = reservation.startsAt {
       let end = reservation.endsAt ?? start
@@ -64,9 +66,9 @@ enum TripCommands {
           .tripsWhen, ["start": InstantText.human(start, zone: zone), "end": InstantText.human(end, zone: zone)]))
     }
     lines.append(strings.format(.tripsBooked, ["date": InstantText.human(reservation.createdAt)]))
-    lines.append(strings.format(.tripsTotal, ["amount": reservation.total.formatted(locale: strings.language.locale)]))
+    lines.append(strings.format(.tripsTotal, ["amount": display.price(reservation.total)]))
     if let refunded = reservation.refunded {
-      lines.append(strings.format(.tripsRefunded, ["amount": refunded.formatted(locale: strings.language.locale)]))
+      lines.append(strings.format(.tripsRefunded, ["amount": display.price(refunded)]))
     }
     return lines.joined(separator: "\n")
   }
@@ -83,9 +85,9 @@ enum TripCommands {
         let run = try AccountRun(invocation, factory)
         let token = try run.token()
         let reservation = try run.environment.reservations.reservation(id: id, token: token)
-        let strings = run.strings(token: token)
+        let display = run.display(token: token)
         try run.context.emit(json: ReservationDocument(reservation: ReservationSummary(reservation))) {
-          details(reservation, strings: strings)
+          details(reservation, display: display)
         }
       })
   }
@@ -100,11 +102,10 @@ enum TripCommands {
         let run = try AccountRun(invocation, factory)
         let token = try run.token()
         let reservation = try run.environment.reservations.cancelReservation(id: id, token: token)
-        let strings = run.strings(token: token)
+        let display = run.display(token: token)
         try run.context.emit(json: ReservationDocument(reservation: ReservationSummary(reservation))) {
           let refunded = reservation.refunded ?? Money.zero(reservation.total.currencyCode)
-          return strings.format(
-            .tripsCancelled, ["id": reservation.id, "amount": refunded.formatted(locale: strings.language.locale)])
+          return display.strings.format(.tripsCancelled, ["id": reservation.id, "amount": display.price(refunded)])
         }
       })
   }

@@ -4,18 +4,29 @@ import Foundation
 /// the value in its stored form or throws a ``ServiceError`` of kind
 /// ``ServiceError/Kind/invalidInput`` (exit 2) that names the value and what is accepted.
 public enum PreferenceValidation {
-  /// An ISO 4217 code with minor units, any case, from `Shared/currencies/iso4217_currencies.csv`.
+  /// An ISO 4217 code with minor units, any case, from `Shared/currencies/iso4217_currencies.csv`,
+  /// that prices can be converted to: one with an ECB reference rate in ``ExchangeRates``.
   /// - Returns: the upper-case code (`EUR`).
-  /// - Throws: `unknown_currency`.
+  /// - Throws: `unknown_currency` (not ISO 4217); `unsupported_currency` (no reference rate, the
+  ///   message lists the currencies that have one).
   public static func currency(_ text: String) throws -> String {
-    let code = text.trimmingCharacters(in: .whitespaces)
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let code: String
     do {
-      return try Currency.named(code).code
+      code = try Currency.named(trimmed).code
     } catch let error as Currency.LookupError {
       throw ServiceError.invalid("unknown_currency", error.localizedDescription)
     } catch {
       throw ServiceError(.unavailable, code: "reference_data_unavailable", message: error.localizedDescription)
     }
+    let rates = try ExchangeRates.reference()
+    guard rates.ratesPerEuro[code] != nil else {
+      throw ServiceError.invalid(
+        "unsupported_currency",
+        "prices cannot be shown in \(code) (no ECB reference rate): expected one of "
+          + rates.currencyCodes.joined(separator: ", "))
+    }
+    return code
   }
 
   /// A language with a string table in `Shared/strings/` (`en`, `de`; any case, a region such as
