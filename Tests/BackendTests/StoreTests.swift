@@ -139,6 +139,31 @@ import Testing
   }
 }
 
+extension StoreTests {
+  @Test func writer_waitsOutALockHeldLongerThanTheBusyTimeout() throws {
+    let dir = TemporaryDirectory()
+    let holder = try Store.open(dataDirectory: dir.url, migrations: migrations)
+    let waiter = try Store.open(dataDirectory: dir.url, migrations: migrations)
+    let held = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let holdSeconds = Double(Database.busyTimeoutMilliseconds) / 1000 + 0.5
+    DispatchQueue.global().async {
+      try? holder.write { db in
+        try db.run("INSERT INTO items (name) VALUES ('holder')")
+        held.signal()
+        Thread.sleep(forTimeInterval: holdSeconds)
+      }
+      done.signal()
+    }
+    held.wait()
+    // SQLite's own wait gives up after the busy timeout; the retries with jitter carry on.
+    try waiter.write { db in try db.run("INSERT INTO items (name) VALUES ('waiter')") }
+    done.wait()
+    let names = try waiter.query("SELECT name FROM items ORDER BY id").map { try $0.get("name", as: String.self) }
+    #expect(names == ["holder", "waiter"])
+  }
+}
+
 /// A thread-safe list of strings, for collecting failures from concurrent work.
 final class LockedCounter: @unchecked Sendable {
   private let lock = NSLock()
