@@ -20,7 +20,7 @@ struct BenchmarkSuite {
     add("autocomplete") { autocomplete() }
     add("coldstart") { coldStart() + coldStartSearch() }
     add("memory") { memorySession() }
-    add("hotels") { hotels() }
+    add("hotels") { hotels() + hotelMap() }
     add("rebuild") { quick ? [] : rebuildRatio() }
     add("backend") { backendFigures() }
     add("cars") { carFigures() }
