@@ -2,8 +2,8 @@ import Common
 import Foundation
 
 /// Wiring of the hotel system for the apps: one ``HotelWorld`` per process (built on first use)
-/// over the cities of ``ReferenceData``, places resolved by it, exchange rates from the ECB
-/// reference rates in `Shared/currencies/`.
+/// over the cities of ``ReferenceData``, places resolved by it, and the ECB reference rates of
+/// ``ExchangeRates``.
 public enum HotelBackend {
   private static let cache = WorldCache()
 
@@ -40,7 +40,8 @@ public enum HotelBackend {
         if let loaded { return loaded }
         let reference = try ReferenceData.shared()
         let value = Loaded(
-          world: HotelWorld(cities: HotelBackend.cities(of: reference)), rates: try HotelBackend.loadRates(),
+          world: HotelWorld(cities: HotelBackend.cities(of: reference)),
+          rates: try ExchangeRates.reference().ratesPerEuro,
           reference: reference)
         loaded = value
         return value
@@ -71,19 +72,5 @@ public enum HotelBackend {
     let place = try reference.resolvePlace(text)
     return HotelSearchCenter(
       name: place.displayName, latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
-  }
-
-  /// Units per euro of each currency of `Shared/currencies/ecb_reference_rates.csv` (ECB reference
-  /// rates), EUR included.
-  static func loadRates() throws -> [String: Decimal] {
-    let path = "currencies/ecb_reference_rates.csv"
-    let table = try CSVTable.shared(path)
-    let code = try table.column("currency", in: path)
-    let rate = try table.column("rate", in: path)
-    var rates: [String: Decimal] = ["EUR": 1]
-    for row in table.rows {
-      if let value = Decimal(string: row[rate], locale: Locale(identifier: "en_US_POSIX")) { rates[row[code]] = value }
-    }
-    return rates
   }
 }
