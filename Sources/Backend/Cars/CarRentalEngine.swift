@@ -60,6 +60,8 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   let currency: @Sendable () -> String
   let convert: Converter
   let ledger: ReservationLedger?
+  /// A Gregorian calendar per desk time zone, made once (creating zones and calendars is slow).
+  let calendars: [String: Calendar]
   let token: @Sendable () -> String?
 
   /// - Parameters:
@@ -76,6 +78,13 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     convert: Converter? = nil, ledger: ReservationLedger? = nil, token: @escaping @Sendable () -> String? = { nil }
   ) {
     self.ledger = ledger
+    var calendars: [String: Calendar] = [:]
+    for location in inventory.locations where calendars[location.timeZoneIdentifier] == nil {
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = location.timeZone
+      calendars[location.timeZoneIdentifier] = calendar
+    }
+    self.calendars = calendars
     self.token = token
     self.inventory = inventory
     self.promotions = promotions
@@ -197,8 +206,7 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     var closed: [String] = []
     var candidates: [(desk: CarDesk, dropoff: CarDesk, from: Date, until: Date)] = []
     for desk in desks {
-      let zone = desk.location.timeZone
-      guard let from = query.pickup.instant(in: zone) else {
+      guard let from = instant(query.pickup, at: desk.location) else {
         throw ServiceError.invalid(
           "invalid_date_time",
           "pick-up \(query.pickup) does not exist at \(desk.location.id) (clocks change for daylight saving): "
@@ -207,7 +215,7 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       guard from >= now else {
         throw ServiceError.invalid(
           "pickup_in_past",
-          "pick-up \(query.pickup) is in the past at \(desk.location.id) (now \(LocalDateTime(now, in: zone)) there): "
+          "pick-up \(query.pickup) is in the past at \(desk.location.id) (now \(LocalDateTime(now, in: desk.location.timeZone)) there): "
             + "expected a future local date-time")
       }
       guard desk.hours.isOpen(at: query.pickup) else {
@@ -242,7 +250,7 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
             + "(drop-off \(query.dropoff))")
         continue
       }
-      guard let until = query.dropoff.instant(in: dropoffDesk.location.timeZone) else {
+      guard let until = instant(query.dropoff, at: dropoffDesk.location) else {
         throw ServiceError.invalid(
           "invalid_date_time",
           "drop-off \(query.dropoff) does not exist at \(dropoffDesk.location.id) (clocks change for daylight saving): "
@@ -345,6 +353,11 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
         context.db, reservationID: context.reservationID, desk: desk, dropoffLocationID: dropoffDesk.location.id,
         acriss: id.acriss, from: from, until: until)
     }
+  }
+
+  /// The instant of a wall-clock time at `location` (nil in a daylight-saving gap).
+  func instant(_ time: LocalDateTime, at location: RentalLocation) -> Date? {
+    calendars[location.timeZoneIdentifier].map { time.instant(using: $0) } ?? time.instant(in: location.timeZone)
   }
 
   /// Drop-off after pick-up, at most ``CarPricing/maximumDays`` charged days.

@@ -110,10 +110,18 @@ public struct LocalDateTime: Hashable, Sendable, Comparable, Codable, CustomStri
   public func instant(in timeZone: TimeZone) -> Date? {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
+    return instant(using: calendar)
+  }
+
+  /// ``instant(in:)`` with a Gregorian calendar already set to the place's zone (cheaper in loops).
+  public func instant(using calendar: Calendar) -> Date? {
     let parts = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute)
     guard parts.isValidDate(in: calendar) else { return nil }
     guard let date = calendar.date(from: parts) else { return nil }
-    return LocalDateTime(date, in: timeZone) == self ? date : nil
+    let back = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+    let same =
+      back.year == year && back.month == month && back.day == day && back.hour == hour && back.minute == minute
+    return same ? date : nil
   }
 
   /// ISO 8601 with the local UTC offset of `timeZone` (`2026-12-20T10:00:00-08:00`), or the
