@@ -2,6 +2,7 @@
 import Account
 import Backend
 import Common
+import CommonUI
 import Foundation
 
 // The store opens only when a command runs (never for --help or a usage error).
@@ -10,5 +11,9 @@ let environment: AccountEnvironment.Factory = { context in
   return AccountEnvironment(
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
 }
-let tool = CommandLineTool(root: AccountCommands.root(name: "account", environment: environment))
+let root = AccountCommands.root(name: "account", environment: environment)
+let tool = CommandLineTool(
+  root: root.openingInteractiveApp { _ in
+    [.commandsOnly(title: "Account", commandPrefix: "account", command: root)]
+  })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -2,8 +2,13 @@
 import Backend
 import Booking
 import Common
+import CommonUI
 import Foundation
 
 let services = BookingServices(flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:))
-let tool = CommandLineTool(root: BookingCommands.root(name: "booking", services: services))
+let root = BookingCommands.root(name: "booking", services: services)
+let tool = CommandLineTool(
+  root: root.openingInteractiveApp { _ in
+    [.commandsOnly(title: "Flights", commandPrefix: "booking", command: root)]
+  })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -2,8 +2,13 @@
 import Backend
 import CarRental
 import Common
+import CommonUI
 import Foundation
 
 let environment = CarRentalEnvironment(service: CarRentalWiring.service(context:))
-let tool = CommandLineTool(root: CarRentalCommands.root(name: "car-rental", environment: environment))
+let root = CarRentalCommands.root(name: "car-rental", environment: environment)
+let tool = CommandLineTool(
+  root: root.openingInteractiveApp { _ in
+    [.commandsOnly(title: "Cars", commandPrefix: "car-rental", command: root)]
+  })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,9 +1,14 @@
 // `hotel`: the Hotels feature on its own.
 import Backend
 import Common
+import CommonUI
 import Foundation
 import Hotel
 
 let environment = HotelEnvironment(service: { try HotelBackend.service(dataDirectory: $0.dataDirectory) })
-let tool = CommandLineTool(root: HotelCommands.root(name: "hotel", environment: environment))
+let root = HotelCommands.root(name: "hotel", environment: environment)
+let tool = CommandLineTool(
+  root: root.openingInteractiveApp { _ in
+    [.commandsOnly(title: "Hotels", commandPrefix: "hotel", command: root)]
+  })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -4,6 +4,7 @@ import Backend
 import Booking
 import CarRental
 import Common
+import CommonUI
 import Foundation
 import Hotel
 
@@ -15,21 +16,32 @@ let accountEnvironment: AccountEnvironment.Factory = { context in
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
 }
 
+let flights = BookingCommands.root(
+  services: BookingServices(flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:))
+)
+.renamed("flights", summary: "Search and book flights.")
+let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")
+let cars = CarRentalCommands.root(environment: CarRentalEnvironment(service: CarRentalWiring.service(context:)))
+  .renamed("cars", summary: "Search and book rental cars.")
+let account = AccountCommands.root(environment: accountEnvironment)
+  .renamed("account", summary: "Sign up, sign in, profile, preferences, cards.")
+
 let root = Command(
   name: "travel",
   summary: "A travel app: flights, hotels, rental cars, your account and trips.",
   subcommands: [
-    BookingCommands.root(
-      services: BookingServices(flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:))
-    )
-    .renamed("flights", summary: "Search and book flights."),
-    HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels."),
-    CarRentalCommands.root(environment: CarRentalEnvironment(service: CarRentalWiring.service(context:)))
-      .renamed("cars", summary: "Search and book rental cars."),
-    AccountCommands.root(environment: accountEnvironment)
-      .renamed("account", summary: "Sign up, sign in, profile, preferences, cards."),
+    flights, hotels, cars, account,
     AccountCommands.trips(environment: accountEnvironment)
       .renamed("trips", summary: "Your trips: list, show, cancel, export to a calendar."),
   ]
 )
-exit(CommandLineTool(root: root).run(arguments: Array(CommandLine.arguments.dropFirst())))
+// No command on a terminal: the interactive app, one tab per feature, opening on Flights.
+let app = root.openingInteractiveApp { _ in
+  [
+    .commandsOnly(title: "Flights", commandPrefix: "travel flights", command: flights),
+    .commandsOnly(title: "Hotels", commandPrefix: "travel hotels", command: hotels),
+    .commandsOnly(title: "Cars", commandPrefix: "travel cars", command: cars),
+    .commandsOnly(title: "Account", commandPrefix: "travel account", command: account),
+  ]
+}
+exit(CommandLineTool(root: app).run(arguments: Array(CommandLine.arguments.dropFirst())))
