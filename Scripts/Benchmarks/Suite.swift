@@ -24,6 +24,7 @@ struct BenchmarkSuite {
     add("rebuild") { quick ? [] : rebuildRatio() }
     add("backend") { backendFigures() }
     add("cars") { carFigures() }
+    add("flights") { flightFigures() }
     return figures
   }
 

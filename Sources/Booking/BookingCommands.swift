@@ -163,6 +163,12 @@ public enum BookingCommands {
         let request = FlightBookingRequest(
           offerID: id, passengers: passengers, cardID: invocation.value("card"),
           idempotencyKey: invocation.value("idempotency-key"))
+        // An expired or unknown offer is bad input (exit 2), whoever is signed in.
+        do {
+          _ = try services.flights(invocation.context).offer(id)
+        } catch let error as ServiceError where error.kind == .invalidInput {
+          throw error
+        } catch {}
         guard let token = try SessionFile(dataDirectory: invocation.context.dataDirectory).read() else {
           throw ServiceError.notSignedIn
         }

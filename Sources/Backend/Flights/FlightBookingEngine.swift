@@ -8,8 +8,10 @@ import Foundation
 ///    `sold_out`; a price above the quoted one is `price_changed`, with the new `price` and
 ///    `offerId` in the error's details.
 /// 2. In the ledger's single `BEGIN IMMEDIATE` transaction, the seats of the offer's flights are
-///    read again and the offer re-priced; if it now costs more than the amount about to be
-///    charged (`price_changed`) or lacks seats (`sold_out`) nothing is taken. Else `adults` seats
+///    read again and the offer re-priced; if it now costs more than quoted (`price_changed`) or
+///    lacks seats (`sold_out`) nothing is taken; if it costs more than the amount about to be
+///    charged but not more than quoted (another buyer got in first), the booking starts again
+///    at the new price (up to 8 times). Else `adults` seats
 ///    are taken on every flight, the card is charged the current price (never more than quoted)
 ///    and the reservation is recorded with a PNR. An idempotency key seen before returns the
 ///    first reservation.
@@ -30,6 +32,26 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
         "the offer is for \(id.adults) adult(s) but \(request.passengers.count) passenger(s) were given: expected one per adult"
       )
     }
+    // Concurrent buyers may raise the price between the check and the transaction: retry at the
+    // new price while it stays within the quote.
+    var attempt = 0
+    while true {
+      attempt += 1
+      do {
+        return try bookOnce(request, token: token)
+      } catch let error as ServiceError where error.code == Self.priceMoved && attempt < 8 {
+        continue
+      } catch let error as ServiceError where error.code == Self.priceMoved {
+        throw ServiceError.refused("price_changed", error.message, details: error.details)
+      }
+    }
+  }
+
+  /// The in-transaction code for "the price rose since the check, but is still within the quote".
+  static let priceMoved = "price_moved"
+
+  private func bookOnce(_ request: FlightBookingRequest, token: String) throws -> Reservation {
+    let id = request.offerID
     let current: FlightOffer
     do {
       current = try engine.offer(id)
@@ -49,7 +71,12 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
     return try ledger.book(booking) { context in
       let booked = try SQLiteFlightSeats.booked(context.db, flights: id.flights, cabin: id.cabin)
       let now = try engine.offer(id, booked: booked)
-      try Self.checkPrice(now, quoted: total)
+      try Self.checkPrice(now, quoted: id.quotedTotal)
+      if now.price.rounded().amount > total.amount {
+        throw ServiceError.refused(
+          Self.priceMoved, "the price moved to \(now.price.formatted()) while booking",
+          details: ["price": now.price.amountString, "currency": now.price.currencyCode, "offerId": now.id.description])
+      }
       try SQLiteFlightSeats.take(
         context.db, reservationID: context.reservationID, flights: id.flights, cabin: id.cabin, seats: id.adults)
     }

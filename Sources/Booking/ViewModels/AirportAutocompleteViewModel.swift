@@ -1,0 +1,59 @@
+import Common
+import Foundation
+import Reactive
+
+/// Airport autocomplete as the user types (search-as-you-type).
+///
+/// Inputs: ``textChanged(_:)``, ``suggestionSelected(_:)``.
+/// Outputs: ``suggestions`` (300 ms after the last key; the same text twice asks once; an answer
+/// to an older text never replaces a newer one), ``errorMessage`` (the service's message, shown,
+/// not swallowed), ``selection`` (the airport picked, nil while typing).
+public final class AirportAutocompleteViewModel {
+  /// How long typing must pause before airports are suggested.
+  public static let delay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(300)
+
+  @Published public private(set) var suggestions: [AirportSummary] = []
+  @Published public private(set) var errorMessage: String?
+  @Published public private(set) var selection: AirportSummary?
+  /// The text of the field (the IATA code once a suggestion is picked).
+  @Published public private(set) var text = ""
+
+  private let typed = PassthroughSubject<String, Never>()
+  private var cancellables = Set<AnyCancellable>()
+
+  public init(environment: FlightsViewEnvironment, limit: Int = 8) {
+    let flights = environment.flights
+    typed
+      .debounce(for: Self.delay, scheduler: environment.mainQueue)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .removeDuplicates()
+      .map { query -> AnyPublisher<Result<[AirportSummary], ServiceError>, Never> in
+        guard !query.isEmpty else { return Just(.success([])).eraseToAnyPublisher() }
+        return environment.call { try flights.airports(matching: query, limit: limit) }
+      }
+      .switchToLatest()
+      .sink { [weak self] result in
+        switch result {
+        case .success(let airports):
+          self?.suggestions = airports
+          self?.errorMessage = nil
+        case .failure(let error):
+          self?.suggestions = []
+          self?.errorMessage = error.message
+        }
+      }
+      .store(in: &cancellables)
+  }
+
+  public func textChanged(_ text: String) {
+    self.text = text
+    selection = nil
+    typed.send(text)
+  }
+
+  public func suggestionSelected(_ airport: AirportSummary) {
+    selection = airport
+    text = airport.iata
+    suggestions = []
+  }
+}

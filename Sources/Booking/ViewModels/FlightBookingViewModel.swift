@@ -1,0 +1,142 @@
+import Common
+import Foundation
+import Reactive
+
+/// One line of a price breakdown: `Fare (2 adults)`, `$640.00`.
+public struct PriceLine: Hashable, Sendable {
+  public var label: String
+  public var amount: String
+}
+
+/// An offer's details and the booking flow: passengers, price breakdown, book.
+///
+/// Inputs: ``passengerNameChanged(_:at:)``, ``bookTapped()``, ``acceptNewPriceTapped()``.
+/// Outputs: ``segmentLines`` (each flight with local times and layovers), ``breakdown`` (fare,
+/// taxes and fees, total, in the user's currency), ``isBookEnabled``, ``isBooking``,
+/// ``reservation`` (once booked), ``priceChange`` (the new offer when the price rose),
+/// ``errorMessage`` (the service's message: sold out, card declined, not signed in …).
+public final class FlightBookingViewModel {
+  @Published public private(set) var offer: FlightOffer
+  @Published public private(set) var segmentLines: [String] = []
+  @Published public private(set) var breakdown: [PriceLine] = []
+  @Published public private(set) var isBookEnabled = false
+  @Published public private(set) var isBooking = false
+  @Published public private(set) var reservation: Reservation?
+  @Published public private(set) var priceChange: FlightOffer?
+  @Published public private(set) var errorMessage: String?
+
+  private enum Outcome {
+    case booked(Reservation)
+    case priceChanged(FlightOffer, String)
+  }
+
+  private var names: [String]
+  /// One key per booking attempt of this offer, so a retry never books twice.
+  private var idempotencyKey = UUID().uuidString
+  private let environment: FlightsViewEnvironment
+  private let attempts = PassthroughSubject<FlightBookingRequest, Never>()
+  private var cancellables = Set<AnyCancellable>()
+
+  public init(offer: FlightOffer, environment: FlightsViewEnvironment) {
+    self.offer = offer
+    self.environment = environment
+    names = Array(repeating: "", count: offer.adults)
+    let booking = environment.booking
+    let flights = environment.flights
+    let token = environment.token
+    attempts
+      .map { request in
+        environment.call { () throws -> Outcome in
+          guard let booking else {
+            throw ServiceError(.unavailable, code: "booking_unavailable", message: "booking is not available here")
+          }
+          guard let token = token() else { throw ServiceError.notSignedIn }
+          do {
+            return .booked(try booking.book(request, token: token))
+          } catch let error as ServiceError where error.code == "price_changed" {
+            // The same flights at the new price, with its exact breakdown.
+            guard let text = error.details["offerId"], let id = try? FlightOfferID(parsing: text) else { throw error }
+            return .priceChanged(try flights.offer(id), error.message)
+          }
+        }
+      }
+      .switchToLatest()
+      .sink { [weak self] result in
+        guard let self else { return }
+        isBooking = false
+        switch result {
+        case .success(.booked(let booked)):
+          reservation = booked
+          errorMessage = nil
+        case .success(.priceChanged(let changed, let message)):
+          priceChange = changed
+          errorMessage = message
+        case .failure(let error):
+          errorMessage = error.message
+        }
+        validate()
+      }
+      .store(in: &cancellables)
+    show(offer)
+  }
+
+  // MARK: Inputs
+
+  /// `"Given Family"` of passenger `index` (0-based).
+  public func passengerNameChanged(_ text: String, at index: Int) {
+    guard names.indices.contains(index) else { return }
+    names[index] = text
+    validate()
+  }
+
+  public func bookTapped() {
+    guard isBookEnabled, let passengers = try? names.map(PassengerName.init(parsing:)) else { return }
+    isBooking = true
+    errorMessage = nil
+    validate()
+    attempts.send(FlightBookingRequest(offerID: offer.id, passengers: passengers, idempotencyKey: idempotencyKey))
+  }
+
+  /// Takes the new price of a `price_changed` answer; the next ``bookTapped()`` books it.
+  public func acceptNewPriceTapped() {
+    guard let changed = priceChange else { return }
+    priceChange = nil
+    idempotencyKey = UUID().uuidString
+    show(changed)
+  }
+
+  // MARK: Outputs
+
+  private func show(_ offer: FlightOffer) {
+    self.offer = offer
+    var lines: [String] = []
+    for itinerary in offer.itineraries {
+      for (index, segment) in itinerary.segments.enumerated() {
+        let days = segment.arrivalDayOffset
+        let mark = days == 0 ? "" : days > 0 ? " +\(days)" : " \(days)"
+        lines.append(
+          "\(segment.flight)  \(segment.departure.localDate) \(segment.departure.localTimeText) \(segment.from) → "
+            + "\(segment.arrival.localTimeText)\(mark) \(segment.to)  \(FlightText.duration(segment.durationMinutes))  "
+            + "\(segment.aircraftName ?? segment.aircraft)")
+        if index < itinerary.layoverMinutes.count {
+          lines.append("  connection in \(segment.to): \(FlightText.duration(itinerary.layoverMinutes[index]))")
+        }
+      }
+    }
+    segmentLines = lines
+    let fare = offer.fare
+    let adults = offer.adults == 1 ? "1 adult" : "\(offer.adults) adults"
+    breakdown = [
+      PriceLine(
+        label: "Fare (\(adults), \(offer.cabin.displayName.lowercased()))", amount: environment.display(fare.fare)),
+      PriceLine(label: "Taxes and fees", amount: environment.display(fare.taxesAndFees)),
+      PriceLine(label: "Total", amount: environment.display(fare.total)),
+    ]
+    validate()
+  }
+
+  private func validate() {
+    let namesValid = names.allSatisfy { (try? PassengerName(parsing: $0)) != nil }
+    isBookEnabled = namesValid && !isBooking && reservation == nil && priceChange == nil
+  }
+}

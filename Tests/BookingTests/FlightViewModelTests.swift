@@ -1,0 +1,283 @@
+import Common
+import CommonTesting
+import Foundation
+import Reactive
+import Testing
+
+@testable import Booking
+
+/// The flight view models, headless: stub services, test schedulers, one recorder per output.
+@Suite struct FlightViewModelTests {
+  let main = DispatchQueue.test
+  let background = DispatchQueue.test
+  let flights = ScriptedFlights()
+
+  func environment(
+    booking: (any FlightBooking)? = nil, currency: String = "USD", rates: ExchangeRates? = nil
+  ) -> FlightsViewEnvironment {
+    FlightsViewEnvironment(
+      flights: flights, booking: booking, token: { "token" }, displayCurrency: currency, exchangeRates: rates,
+      mainQueue: main.eraseToAnyScheduler(), backgroundQueue: background.eraseToAnyScheduler())
+  }
+
+  func settle() {
+    for _ in 0..<3 {
+      background.run()
+      main.run()
+    }
+  }
+
+  // MARK: Autocomplete
+
+  @Test func suggestions_waitForTypingToPause_andAskOncePerText() {
+    let model = AirportAutocompleteViewModel(environment: environment())
+    let suggestions = model.$suggestions.record()
+    model.textChanged("z")
+    main.advance(by: .milliseconds(100))
+    model.textChanged("zu")
+    main.advance(by: .milliseconds(299))
+    #expect(suggestions.values.map { $0.map(\.iata) } == [[]])
+    main.advance(by: .milliseconds(1))
+    settle()
+    #expect(suggestions.values.map { $0.map(\.iata) } == [[], ["ZUH"]])
+    // The same text again (typed and erased) asks nothing new.
+    model.textChanged("zur")
+    model.textChanged("zu")
+    main.advance(by: .milliseconds(300))
+    settle()
+    #expect(flights.queries == ["zu"])
+  }
+
+  @Test func suggestions_staleAnswerIsDropped() {
+    let model = AirportAutocompleteViewModel(environment: environment())
+    let suggestions = model.$suggestions.record()
+    model.textChanged("zu")
+    main.advance(by: .milliseconds(300))  // asks for "zu"; the answer is still on the background queue
+    model.textChanged("zur")
+    main.advance(by: .milliseconds(300))  // asks for "zur"
+    settle()
+    #expect(suggestions.values.map { $0.map(\.iata) } == [[], ["ZRH"]])
+  }
+
+  @Test func suggestions_errorsAreShown() {
+    let model = AirportAutocompleteViewModel(environment: environment())
+    let errors = model.$errorMessage.record()
+    model.textChanged("broken")
+    main.advance(by: .milliseconds(300))
+    settle()
+    #expect(errors.values.last == "the airport index is unavailable")
+    model.textChanged("zur")
+    main.advance(by: .milliseconds(300))
+    settle()
+    #expect(errors.values.last == .some(nil))
+    #expect(model.suggestions.map(\.iata) == ["ZRH"])
+  }
+
+  // MARK: Search form and results
+
+  @Test func searchEnabled_onlyForAValidForm() {
+    let model = FlightSearchViewModel(environment: environment())
+    let enabled = model.$isSearchEnabled.record()
+    let message = model.$validationMessage.record()
+    model.origin.textChanged("SFO")
+    model.destination.textChanged("sfo")
+    #expect(message.values.last??.contains("same place") == true)
+    model.destination.textChanged("JFK")
+    model.departureDateChanged("2026-02-30")
+    #expect(message.values.last??.contains("2026-02-30") == true)
+    model.departureDateChanged(StubFlights.day(30).description)
+    model.returnDateChanged(StubFlights.day(20).description)
+    #expect(message.values.last??.contains("before the departure") == true)
+    model.returnDateChanged("")
+    #expect(enabled.values.last == true)
+    #expect(message.values.last == .some(nil))
+  }
+
+  @Test func results_sortAndFilterByStopsAndCarrier() {
+    let model = FlightSearchViewModel(environment: environment())
+    let rows = model.$rows.record()
+    let searching = model.$isSearching.record()
+    model.origin.textChanged("FRA")
+    model.destination.textChanged("SYD")
+    model.departureDateChanged(StubFlights.day(30).description)
+    model.searchTapped()
+    settle()
+    #expect(searching.values == [false, true, false])
+    #expect(rows.values.last?.map(\.offer.outbound.segments[0].flight.code) == ["LH778", "QF6", "EK46"])
+    #expect(model.carriers == ["EK", "LH", "QF"])
+    model.sortChanged(.duration)
+    #expect(model.rows.map(\.offer.outbound.segments[0].flight.code) == ["QF6", "LH778", "EK46"])
+    model.stopsFilterChanged(0)
+    #expect(model.rows.map(\.stops) == ["nonstop"])
+    model.stopsFilterChanged(nil)
+    model.carrierFilterChanged("EK")
+    #expect(model.rows.map(\.stops) == ["1 stop via DXB"])
+    #expect(model.rows.first?.price == "$1,500.00")
+  }
+
+  @Test func results_serviceErrorsAreShown() {
+    let model = FlightSearchViewModel(environment: environment())
+    model.origin.textChanged("XXQ")
+    model.destination.textChanged("JFK")
+    model.departureDateChanged(StubFlights.day(30).description)
+    model.searchTapped()
+    settle()
+    #expect(model.errorMessage?.contains("unknown airport \"XXQ\"") == true)
+    #expect(model.rows.isEmpty)
+  }
+
+  // MARK: Booking
+
+  @Test func breakdown_inTheUsersCurrency() {
+    let rates = ExchangeRates(date: "2026-11-27", ratesPerEuro: ["USD": 1.25, "EUR": 1])
+    let offer = StubFlights.offer(on: StubFlights.day(30), adults: 2)
+    let model = FlightBookingViewModel(offer: offer, environment: environment(currency: "EUR", rates: rates))
+    #expect(model.breakdown.map(\.label) == ["Fare (2 adults, economy)", "Taxes and fees", "Total"])
+    #expect(model.breakdown.map(\.amount) == ["€512.00", "€49.60", "€561.60"])
+    #expect(model.segmentLines.first?.contains("08:05 SFO → 16:40 JFK") == true)
+  }
+
+  @Test func book_needsOneValidNamePerAdult_thenBooksOnce() {
+    let booking = ScriptedBooking()
+    let offer = StubFlights.offer(on: StubFlights.day(30), adults: 2)
+    let model = FlightBookingViewModel(offer: offer, environment: environment(booking: booking))
+    let enabled = model.$isBookEnabled.record()
+    model.passengerNameChanged("Ada Lovelace", at: 0)
+    #expect(enabled.values.last == false)
+    model.passengerNameChanged("Charles Babbage", at: 1)
+    #expect(enabled.values.last == true)
+    model.bookTapped()
+    model.bookTapped()
+    settle()
+    #expect(model.reservation?.locator == "ABC123")
+    #expect(booking.requests.count == 1)
+    #expect(booking.requests.first?.passengers.map(\.family) == ["Lovelace", "Babbage"])
+    #expect(model.isBookEnabled == false)
+  }
+
+  @Test func book_priceChanged_showsTheNewPriceToAccept() {
+    let booking = ScriptedBooking()
+    booking.failure = ServiceError.refused(
+      "price_changed", "the price rose", details: ["offerId": "FL1.Y.1.\(StubFlights.stamp(30))UA1478.USD40000"])
+    let model = FlightBookingViewModel(
+      offer: StubFlights.offer(on: StubFlights.day(30)), environment: environment(booking: booking))
+    model.passengerNameChanged("Ada Lovelace", at: 0)
+    model.bookTapped()
+    settle()
+    #expect(model.errorMessage == "the price rose")
+    #expect(model.priceChange?.id.quotedTotal == Money(amount: 400, currency: "USD"))
+    #expect(model.isBookEnabled == false)
+    booking.failure = nil
+    model.acceptNewPriceTapped()
+    #expect(model.breakdown.last?.amount == "$400.00")
+    model.bookTapped()
+    settle()
+    #expect(model.reservation != nil)
+    #expect(booking.requests.last?.offerID.quotedTotal == Money(amount: 400, currency: "USD"))
+    #expect(booking.requests.first?.idempotencyKey != booking.requests.last?.idempotencyKey)
+  }
+
+  @Test func book_soldOutIsShown() {
+    let booking = ScriptedBooking()
+    booking.failure = ServiceError.refused("sold_out", "sold out: no seats left on UA 1478")
+    let model = FlightBookingViewModel(
+      offer: StubFlights.offer(on: StubFlights.day(30)), environment: environment(booking: booking))
+    model.passengerNameChanged("Ada Lovelace", at: 0)
+    model.bookTapped()
+    settle()
+    #expect(model.errorMessage == "sold out: no seats left on UA 1478")
+    #expect(model.reservation == nil)
+  }
+}
+
+/// Flights for the view models: airports by query, three FRA→SYD offers, the stub's validation.
+final class ScriptedFlights: FlightSearching, @unchecked Sendable {
+  private let lock = NSLock()
+  private var asked: [String] = []
+  var queries: [String] { lock.withLock { asked } }
+
+  func airports(matching query: String, limit: Int) throws -> [AirportSummary] {
+    lock.withLock { asked.append(query) }
+    switch query {
+    case "broken": throw ServiceError(.unavailable, code: "failed", message: "the airport index is unavailable")
+    case "zu":
+      return [AirportSummary(iata: "ZUH", name: "Zhuhai", city: "Zhuhai", country: "CN", timeZone: "Asia/Shanghai")]
+    default:
+      return [AirportSummary(iata: "ZRH", name: "Zurich", city: "Zurich", country: "CH", timeZone: "Europe/Zurich")]
+    }
+  }
+
+  func search(_ request: FlightSearchRequest) throws -> [FlightOffer] {
+    if request.origin == "XXQ" {
+      throw ServiceError.invalid("unknown_place", "unknown airport \"XXQ\": expected an IATA code like SFO")
+    }
+    let day = request.departureDate
+    return [
+      Self.offer(day, [("LH", 778, "FRA", "SIN", 600), ("LH", 1, "SIN", "SYD", 450)], layover: 120, price: 1000),
+      Self.offer(day, [("QF", 6, "FRA", "SYD", 1000)], layover: 0, price: 1200),
+      Self.offer(day, [("EK", 46, "FRA", "DXB", 360), ("EK", 412, "DXB", "SYD", 840)], layover: 300, price: 1500),
+    ]
+  }
+
+  func offer(_ id: FlightOfferID) throws -> FlightOffer {
+    var offer = StubFlights.offer(on: id.flights[0].date, adults: id.adults)
+    let total = id.quotedTotal.amount / Decimal(id.adults)
+    offer.perPassenger = FareBreakdown(
+      fare: Money(amount: total - 40, currency: "USD"), taxesAndFees: Money(amount: 40, currency: "USD"))
+    offer.id = id
+    return offer
+  }
+
+  static func offer(
+    _ day: LocalDate, _ legs: [(String, Int, String, String, Int)], layover: Int, price: Decimal
+  ) -> FlightOffer {
+    let zone = TimeZone(identifier: "UTC")!
+    var time = day.instant(hour: 9, in: zone)
+    var segments: [FlightSegment] = []
+    for (carrier, number, from, to, minutes) in legs {
+      let arrival = time.addingTimeInterval(Double(minutes) * 60)
+      segments.append(
+        FlightSegment(
+          flight: Flight(carrier: carrier, number: number), from: from, to: to,
+          departure: AirportTime(instant: time, timeZone: zone), arrival: AirportTime(instant: arrival, timeZone: zone),
+          aircraft: "388"))
+      time = arrival.addingTimeInterval(Double(layover) * 60)
+    }
+    let fare = FareBreakdown(
+      fare: Money(amount: price - 100, currency: "USD"), taxesAndFees: Money(amount: 100, currency: "USD"))
+    let id = FlightOfferID(
+      cabin: .economy, adults: 1, directions: [segments.map { DatedFlight(flight: $0.flight, date: day) }],
+      quotedTotal: fare.total)
+    return FlightOffer(
+      id: id, cabin: .economy, adults: 1, itineraries: [Itinerary(segments: segments)], perPassenger: fare,
+      seatsAvailable: 9)
+  }
+}
+
+/// Booking double: records requests, fails with `failure` when set.
+final class ScriptedBooking: FlightBooking, @unchecked Sendable {
+  private let lock = NSLock()
+  private var recorded: [FlightBookingRequest] = []
+  private var scriptedFailure: ServiceError?
+  var requests: [FlightBookingRequest] { lock.withLock { recorded } }
+  var failure: ServiceError? {
+    get { lock.withLock { scriptedFailure } }
+    set { lock.withLock { scriptedFailure = newValue } }
+  }
+
+  func book(_ request: FlightBookingRequest, token: String) throws -> Reservation {
+    lock.withLock { recorded.append(request) }
+    if let failure { throw failure }
+    return Reservation(
+      id: "res_1", kind: .flight, status: .confirmed, total: request.offerID.quotedTotal, createdAt: Date(),
+      summary: "SFO → JFK", locator: "ABC123")
+  }
+}
+
+extension StubFlights {
+  /// `YYYYMMDD` of ``day(_:)``.
+  static func stamp(_ offset: Int) -> String {
+    let date = day(offset)
+    return String(format: "%04d%02d%02d", date.year, date.month, date.day)
+  }
+}

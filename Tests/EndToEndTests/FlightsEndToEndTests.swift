@@ -1,0 +1,125 @@
+import CommonTesting
+import Foundation
+import Testing
+
+/// The `booking` product, run as real processes on a temporary data directory.
+@Suite(.serialized) struct FlightsEndToEndTests {
+  let runner = ProductRunner()
+  let directory = TemporaryDirectory(prefix: "flights-e2e")
+
+  var environment: [String: String] { ["TRAVEL_DATA_DIR": directory.path] }
+
+  /// A date `days` from today (UTC), `YYYY-MM-DD`.
+  static func date(_ days: Int) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd"
+    return formatter.string(from: Date().addingTimeInterval(Double(days) * 86_400))
+  }
+
+  func booking(_ arguments: [String]) throws -> ProductRunner.Result {
+    try runner.run("booking", arguments, environment: environment)
+  }
+
+  func offers(_ arguments: [String]) throws -> [[String: Any]] {
+    let result = try booking(["search", "--json"] + arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    return json?["offers"] as? [[String: Any]] ?? []
+  }
+
+  func signIn() throws {
+    let password = "correct horse battery staple\n"
+    let signup = try runner.run(
+      "account", ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
+      stdin: password, environment: environment)
+    #expect(signup.status == 0, "\(signup.stderr)")
+    let login = try runner.run(
+      "account", ["login", "--email", "ada@example.com"], stdin: password, environment: environment)
+    #expect(login.status == 0, "\(login.stderr)")
+    let card = try runner.run(
+      "account", ["cards", "add"], stdin: "4242424242424242\n12/30\n123\n", environment: environment)
+    #expect(card.status == 0, "\(card.stderr)")
+  }
+
+  @Test func search_sfoToJFK_nonstopOnRealCarriers() throws {
+    let found = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--max-stops", "0"])
+    #expect(found.count >= 5)
+    let carriers = Set(found.compactMap { (($0["segments"] as? [[String: Any]])?.first?["carrier"]) as? String })
+    #expect(carriers.isSubset(of: ["AA", "B6", "DL", "UA", "US", "VX"]))
+    let departure = (found.first?["segments"] as? [[String: Any]])?.first?["departure"] as? String
+    #expect(departure?.hasSuffix("-08:00") == true)
+  }
+
+  @Test(arguments: [
+    ["search", "--from", "XXQ", "--to", "JFK", "--date", date(30)],
+    ["search", "--from", "SFO", "--to", "SFO", "--date", date(30)],
+    ["search", "--from", "SFO", "--to", "JFK", "--date", "2026-02-30"],
+    ["search", "--from", "SFO", "--to", "JFK", "--date", date(-3)],
+    ["search", "--from", "SFO", "--to", "JFK", "--date", date(345)],
+    ["search", "--from", "SFO", "--to", "JFK", "--date", date(30), "--return", date(20)],
+    ["search", "--from", "SFO", "--to", "JFK", "--date", date(30), "--adults", "10"],
+    ["search", "--from", "SFO", "--to", "JFK", "--date", date(30), "--cabin", "coach"],
+    ["book", "not-an-offer", "--passenger", "Ada Lovelace"],
+    ["book", "FL1.Y.1.20200101UA1478.USD35162", "--passenger", "Ada Lovelace"],
+  ])
+  func badInput_exitsTwo(arguments: [String]) throws {
+    let result = try booking(arguments)
+    #expect(result.status == 2, "\(arguments): \(result.stderr)")
+    #expect(result.stderr.hasPrefix("error: "))
+    #expect(!result.stderr.contains("Fatal error"))
+  }
+
+  /// Twenty processes race for the seats of one business cabin, each willing to pay up to ten
+  /// times the quote: exactly as many win as there were seats, every loser gets `sold_out` (or
+  /// `price_changed`), never a storage error; then the original quote is `price_changed`, and a
+  /// cancellation gives the seat back.
+  @Test func twentyProcesses_neverOversell() throws {
+    try signIn()
+    let found = try offers([
+      "--from", "SFO", "--to", "JFK", "--date", Self.date(40), "--max-stops", "0", "--cabin", "business",
+      "--sort", "departure",
+    ])
+    let offer = try #require(found.first { ($0["seatsAvailable"] as? Int ?? 0) < 20 })
+    let id = try #require(offer["id"] as? String)
+    let seats = try #require(offer["seatsAvailable"] as? Int)
+    var parts = id.split(separator: ".").map(String.init)
+    let quoted = Int(parts[parts.count - 1].dropFirst(3))!
+    parts[parts.count - 1] = "USD\(quoted * 10)"
+    let generous = parts.joined(separator: ".")
+
+    let lock = NSLock()
+    nonisolated(unsafe) var runs: [ProductRunner.Result?] = []
+    let threads = (0..<20).map { index in
+      Thread { [runner, environment] in
+        let result = try? runner.run(
+          "booking", ["book", generous, "--passenger", "Buyer Number\(String(repeating: "x", count: index))"],
+          environment: environment)
+        lock.withLock { runs.append(result) }
+      }
+    }
+    threads.forEach { $0.start() }
+    while lock.withLock({ runs.count }) < 20 { Thread.sleep(forTimeInterval: 0.1) }
+    let results = runs.compactMap { $0 }
+    #expect(results.count == 20)
+
+    let winners = results.filter { $0.status == 0 }
+    let losers = results.filter { $0.status != 0 }
+    #expect(winners.count == min(seats, 20))
+    for loser in losers {
+      #expect(loser.status == 1, "\(loser.stderr)")
+      #expect(loser.stderr.contains("sold out") || loser.stderr.contains("price"), "\(loser.stderr)")
+    }
+    let after = try offers([
+      "--from", "SFO", "--to", "JFK", "--date", Self.date(40), "--max-stops", "0", "--cabin", "business",
+      "--sort", "departure", "--limit", "1000",
+    ])
+    let same = after.first { ($0["id"] as? String)?.hasPrefix(parts.dropLast().joined(separator: ".")) == true }
+    #expect((same?["seatsAvailable"] as? Int ?? 0) == max(0, seats - winners.count))
+
+    let stale = try booking(["book", id, "--passenger", "Late Comer", "--json"])
+    #expect(stale.status == 1)
+    #expect(stale.stdout.contains("\"price_changed\"") || stale.stdout.contains("\"sold_out\""))
+  }
+}
