@@ -25,6 +25,7 @@ struct BenchmarkSuite {
     add("backend") { backendFigures() }
     add("cars") { carFigures() }
     add("flights") { flightFigures() }
+    add("ui") { uiFigures() }
     return figures
   }
 

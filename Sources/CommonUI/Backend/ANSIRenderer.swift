@@ -17,10 +17,14 @@ public struct ANSIRenderer: Sendable {
 
   /// The escape sequences that turn the previous frame into `buffer` (empty when nothing changed).
   public mutating func render(_ buffer: Buffer) -> String {
-    var out = ""
+    var out: [UInt8] = []
     let full = previous?.area != buffer.area
-    if full { out += "\u{1B}[0m\u{1B}[2J" }
-    var cursor: (x: Int, y: Int)? = nil
+    if full {
+      out.reserveCapacity(buffer.cells.count * 2 + 64)
+      out.append(contentsOf: "\u{1B}[0m\u{1B}[2J".utf8)
+    }
+    var cursorX = -1
+    var cursorY = -1
     var current: Style? = nil
     let width = buffer.area.width
     let cells = buffer.cells
@@ -31,20 +35,32 @@ public struct ANSIRenderer: Sendable {
         let cell = cells[index]
         if let old, old[index] == cell { continue }
         if cell.isContinuation { continue }
-        if cursor == nil || cursor! != (column, row) {
-          out += "\u{1B}[\(row + 1);\(column + 1)H"
+        if cursorX != column || cursorY != row {
+          out.append(0x1B)
+          out.append(UInt8(ascii: "["))
+          Self.appendNumber(row + 1, to: &out)
+          out.append(UInt8(ascii: ";"))
+          Self.appendNumber(column + 1, to: &out)
+          out.append(UInt8(ascii: "H"))
         }
         let style = useColor ? cell.style : cell.style.withoutColor
         if current != style {
-          out += Self.sgr(style)
+          out.append(contentsOf: Self.sgr(style).utf8)
           current = style
         }
-        out += cell.symbol
-        cursor = (column + max(1, DisplayWidth.of(cell.symbol)), row)
+        let bytes = cell.symbol.utf8
+        out.append(contentsOf: bytes)
+        cursorX = column + (bytes.count == 1 ? 1 : max(1, DisplayWidth.of(cell.symbol)))
+        cursorY = row
       }
     }
     previous = buffer
-    return out
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  private static func appendNumber(_ value: Int, to out: inout [UInt8]) {
+    if value >= 10 { appendNumber(value / 10, to: &out) }
+    out.append(UInt8(ascii: "0") + UInt8(value % 10))
   }
 
   /// The SGR sequence that sets exactly `style` (a reset, then attributes and colours).
