@@ -1,0 +1,509 @@
+import Common
+import CommonUI
+import Foundation
+import Reactive
+
+/// The interactive car-rental screens, for an app to mount (as a tab or alone).
+///
+/// The flow: search form (pick-up place with suggestions, times, class, promo, company selector)
+/// → results grouped by category → rates and discounts (promo code entry) → booking. The screens
+/// are thin: the rules are the view models' (``CarSearchViewModel``, ``CarRatesViewModel``, …).
+@MainActor
+public enum CarRentalScreens {
+  /// The first screen: the search form. `environment`: the service and the queues (the main
+  /// queue for outputs in an app).
+  public static func root(environment: CarRentalViewEnvironment) -> some Screen {
+    CarSearchScreen(environment: environment)
+  }
+}
+
+/// Void publishers of a screen's view-model outputs, merged for ``Screen/changes``.
+func anyChange(_ publishers: [AnyPublisher<Void, Never>]) -> AnyPublisher<Void, Never> {
+  Publishers.MergeMany(publishers).eraseToAnyPublisher()
+}
+
+extension Published.Publisher {
+  /// Each change as `Void`.
+  var void: AnyPublisher<Void, Never> { map { _ in () }.eraseToAnyPublisher() }
+}
+
+/// The car search form.
+///
+/// Keys: Tab / Shift-Tab (or Enter in a field) move between the parts; in the place field ↑ ↓
+/// pick a suggestion and Enter takes it; Enter on Company opens the company selector; Enter on
+/// Search runs the search and opens the results.
+@MainActor
+final class CarSearchScreen: Screen {
+  enum Focus: CaseIterable { case place, pickup, dropoff, pattern, promo, company, search }
+
+  let title = "Cars"
+  let model: CarSearchViewModel
+  private let environment: CarRentalViewEnvironment
+  private let intents = PassthroughSubject<Navigation, Never>()
+  var focus = Focus.place
+  var place = TextFieldState(maxLength: 60)
+  var pickup = TextFieldState(maxLength: 16)
+  var dropoff = TextFieldState(maxLength: 16)
+  var pattern = TextFieldState(maxLength: 4)
+  var promo = TextFieldState(maxLength: 20)
+  /// The highlighted suggestion (nil: the field has the keys).
+  var suggestionIndex: Int?
+
+  init(environment: CarRentalViewEnvironment) {
+    self.environment = environment
+    model = CarSearchViewModel(environment: environment)
+  }
+
+  var changes: AnyPublisher<Void, Never> {
+    anyChange([
+      model.$placeSuggestions.void, model.$validationMessage.void, model.$isSearchEnabled.void,
+      model.companySelector.$selectedCompanyID.void, model.companySelector.$companies.void,
+    ])
+  }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var isEditingText: Bool { field(focus) != nil }
+  var keyHints: [KeyHint] {
+    switch focus {
+    case .place: [KeyHint("Tab", "next"), KeyHint("↑↓ Enter", "suggestion")]
+    case .company: [KeyHint("Tab", "next"), KeyHint("Enter", "choose company")]
+    case .search: [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
+    default: [KeyHint("Tab", "next")]
+    }
+  }
+
+  private func field(_ focus: Focus) -> ReferenceWritableKeyPath<CarSearchScreen, TextFieldState>? {
+    switch focus {
+    case .place: \.place
+    case .pickup: \.pickup
+    case .dropoff: \.dropoff
+    case .pattern: \.pattern
+    case .promo: \.promo
+    case .company, .search: nil
+    }
+  }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    let width = min(area.width, 64)
+    func row(_ y: Int) -> Rect { Rect(x: area.x, y: area.y + y, width: width, height: y < area.height ? 1 : 0) }
+    Label("Rent a car", style: theme.accent).render(in: row(0), into: &buffer)
+    let fields: [(String, TextFieldState, String, Focus)] = [
+      ("Pick-up at", place, "Airport code or city", .place),
+      ("Pick-up", pickup, "YYYY-MM-DDTHH:MM (local)", .pickup),
+      ("Drop-off", dropoff, "YYYY-MM-DDTHH:MM (local)", .dropoff),
+      ("Class", pattern, "ACRISS, e.g. C*** (empty: all)", .pattern),
+      ("Promo code", promo, "optional", .promo),
+    ]
+    for (index, (label, state, placeholder, part)) in fields.enumerated() {
+      TextField(label, state: state).labelWidth(12).placeholder(placeholder).focused(focus == part)
+        .render(in: row(2 + index), into: &buffer)
+    }
+    let selector = model.companySelector
+    let company = selector.selectedCompanyID.map { id in selector.companies.first { $0.id == id }?.name ?? id }
+    Label(
+      Line([
+        Span("Company     "),
+        Span(company ?? "All companies", style: focus == .company ? theme.selection : theme.base),
+        Span("  (Enter to choose)", style: theme.muted),
+      ])
+    ).render(in: row(8), into: &buffer)
+    Button("Search", focused: focus == .search).render(in: row(10), into: &buffer)
+    if let message = model.validationMessage {
+      Label(message, style: theme.warning).render(in: row(12), into: &buffer)
+    }
+    if focus == .place, !model.placeSuggestions.isEmpty {
+      let count = min(model.placeSuggestions.count, 6)
+      let box = Rect(x: area.x + 12, y: area.y + 3, width: max(0, width - 12), height: min(count, area.height - 3))
+      buffer.clear(box)
+      var state = SelectionState(count: model.placeSuggestions.count)
+      if let suggestionIndex { state.select(suggestionIndex) }
+      List(model.placeSuggestions.map { "\($0.code)  \($0.label)" }, state: state)
+        .focused(suggestionIndex != nil).render(in: box, into: &buffer)
+    }
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    switch key {
+    case .tab:
+      move(1)
+      return .handled
+    case .backTab:
+      move(-1)
+      return .handled
+    default: break
+    }
+    if focus == .place, let result = handleSuggestions(key) { return result }
+    switch focus {
+    case .company:
+      guard key == .enter else { return .ignored }
+      model.companySelector.placeChanged(place.text.trimmingCharacters(in: .whitespaces))
+      intents.send(.push(CarCompanyScreen(model: model.companySelector)))
+      return .handled
+    case .search:
+      guard key == .enter else { return .ignored }
+      search()
+      return .handled
+    default:
+      guard let path = field(focus) else { return .ignored }
+      if key == .enter {
+        move(1)
+        return .handled
+      }
+      let before = self[keyPath: path].text
+      guard self[keyPath: path].handle(key) else { return .ignored }
+      let text = self[keyPath: path].text
+      guard text != before else { return .handled }
+      switch focus {
+      case .place:
+        suggestionIndex = nil
+        model.pickupTextChanged(text)
+      case .pickup: model.pickupDateTimeChanged(text)
+      case .dropoff: model.dropoffDateTimeChanged(text)
+      case .pattern: model.classPatternChanged(text.uppercased())
+      case .promo: model.promoCodeChanged(text)
+      case .company, .search: break
+      }
+      return .handled
+    }
+  }
+
+  /// ↑ ↓ Enter on the suggestion list; nil when the key is the field's.
+  private func handleSuggestions(_ key: Key) -> KeyResult? {
+    let count = model.placeSuggestions.count
+    guard count > 0 else { return nil }
+    switch key {
+    case .down:
+      suggestionIndex = min(count - 1, suggestionIndex.map { $0 + 1 } ?? 0)
+      return .handled
+    case .up where suggestionIndex != nil:
+      suggestionIndex = suggestionIndex! > 0 ? suggestionIndex! - 1 : nil
+      return .handled
+    case .enter:
+      guard let index = suggestionIndex, index < count else { return nil }
+      let chosen = model.placeSuggestions[index]
+      model.suggestionSelected(chosen)
+      place.text = chosen.code
+      suggestionIndex = nil
+      move(1)
+      return .handled
+    default: return nil
+    }
+  }
+
+  private func move(_ step: Int) {
+    let all = Focus.allCases
+    let index = all.firstIndex(of: focus)!
+    focus = all[(index + step + all.count) % all.count]
+  }
+
+  /// Runs the search (when the form is valid) and opens the results.
+  func search() {
+    guard model.isSearchEnabled else { return }
+    model.searchTapped()
+    intents.send(.push(CarResultsScreen(model: model, environment: environment)))
+  }
+}
+
+/// The companies with a desk at the pick-up place.
+///
+/// Keys: ↑ ↓ select; Enter limits the search to the company (or to none: "All companies") and
+/// goes back to the form.
+@MainActor
+final class CarCompanyScreen: Screen {
+  let title = "Company"
+  let model: CarCompanySelectorViewModel
+  private let intents = PassthroughSubject<Navigation, Never>()
+  var selection = SelectionState()
+  private var visibleRows = 10
+
+  init(model: CarCompanySelectorViewModel) {
+    self.model = model
+    if let id = model.selectedCompanyID, let index = model.companies.firstIndex(where: { $0.id == id }) {
+      selection = SelectionState(count: model.companies.count + 1, selected: index + 1)
+    }
+  }
+
+  var changes: AnyPublisher<Void, Never> { anyChange([model.$companies.void, model.$errorMessage.void]) }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var keyHints: [KeyHint] { [KeyHint("↑↓", "move"), KeyHint("Enter", "choose")] }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    Label("Rent from", style: theme.accent).render(in: area.row(0), into: &buffer)
+    if let message = model.errorMessage {
+      Label(message, style: theme.error).render(in: area.row(1), into: &buffer)
+    }
+    let body = area.inset(top: 2)
+    visibleRows = body.height
+    let items: [Line] =
+      [Line("All companies")]
+      + model.companies.map { option in
+        Line([
+          Span(option.id == model.selectedCompanyID ? "✓ " : "  "), Span(option.name),
+          Span("  \(option.detail)", style: theme.muted),
+        ])
+      }
+    selection.count = items.count
+    List(items, state: selection).render(in: body, into: &buffer)
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    selection.count = model.companies.count + 1
+    guard key == .enter else { return selection.handle(key, visibleRows: visibleRows) ? .handled : .ignored }
+    switch selection.selected {
+    case .some(let index) where index > 0 && index <= model.companies.count:
+      if model.selectedCompanyID != model.companies[index - 1].id {
+        model.companyTapped(model.companies[index - 1].id)
+      }
+    default: model.allCompaniesTapped()
+    }
+    intents.send(.pop)
+    return .handled
+  }
+}
+
+/// The offers grouped by category (the ACRISS code in words), cheapest group first.
+///
+/// Keys: ↑ ↓ PgUp PgDn select; Enter opens the offer's rates and discounts.
+@MainActor
+final class CarResultsScreen: Screen {
+  let title = "Results"
+  let model: CarSearchViewModel
+  private let environment: CarRentalViewEnvironment
+  private let intents = PassthroughSubject<Navigation, Never>()
+  var selection = SelectionState()
+  private var visibleRows = 10
+
+  init(model: CarSearchViewModel, environment: CarRentalViewEnvironment) {
+    self.model = model
+    self.environment = environment
+  }
+
+  var changes: AnyPublisher<Void, Never> {
+    anyChange([model.$groups.void, model.$isSearching.void, model.$errorMessage.void, model.$notices.void])
+  }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var isAnimating: Bool { model.isSearching }
+  var keyHints: [KeyHint] { [KeyHint("↑↓", "move"), KeyHint("Enter", "rates")] }
+  private var rows: [CarOfferRow] { model.groups.flatMap(\.rows) }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    if model.isSearching {
+      Spinner("Searching cars…").render(in: area.row(0), into: &buffer)
+      return
+    }
+    if let message = model.errorMessage {
+      Label(message, style: theme.error).render(in: area.row(0), into: &buffer)
+      return
+    }
+    let rows = rows
+    Label("\(rows.count) offers in \(model.groups.count) categories", style: theme.accent)
+      .render(in: area.row(0), into: &buffer)
+    for (index, notice) in model.notices.prefix(2).enumerated() {
+      Label(notice, style: theme.muted).render(in: area.row(1 + index), into: &buffer)
+    }
+    let body = area.inset(top: 1 + min(2, model.notices.count) + 1)
+    visibleRows = Table.visibleRows(in: body)
+    selection.count = rows.count
+    selection.scroll(visibleRows: visibleRows)
+    var cells: [[String]] = []
+    for group in model.groups {
+      for (index, row) in group.rows.enumerated() {
+        cells.append([
+          index == 0 ? group.category : "", row.acriss, row.description, row.company, row.duration, row.total,
+          row.availability,
+        ])
+      }
+    }
+    Table(
+      columns: [
+        .init("Category", .length(10)), .init("Code", .length(4)), .init("Car", .fill), .init("Company", .length(10)),
+        .init("Days", .length(7)), .init("Total", .length(10), alignment: .trailing), .init("Left", .length(11)),
+      ], rows: cells, state: selection
+    ).render(in: body, into: &buffer)
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    let rows = rows
+    selection.count = rows.count
+    if key == .enter {
+      guard let index = selection.selected, rows.indices.contains(index), let query = model.lastQuery else {
+        return .handled
+      }
+      let rates = CarRatesViewModel(offer: rows[index].offer, query: query, environment: environment)
+      intents.send(.push(CarRatesScreen(model: rates, environment: environment)))
+      return .handled
+    }
+    return selection.handle(key, visibleRows: visibleRows) ? .handled : .ignored
+  }
+}
+
+/// The price of one offer line by line (rates, fees, discounts) with the total, and the promo
+/// code field.
+///
+/// Keys: type a promo code, Enter applies it; Ctrl-R removes the promo; Tab to Book, Enter
+/// there opens the booking.
+@MainActor
+final class CarRatesScreen: Screen {
+  enum Focus { case promo, book }
+
+  let title = "Rates"
+  let model: CarRatesViewModel
+  private let environment: CarRentalViewEnvironment
+  private let intents = PassthroughSubject<Navigation, Never>()
+  var promo = TextFieldState(maxLength: 20)
+  var focus = Focus.promo
+
+  init(model: CarRatesViewModel, environment: CarRentalViewEnvironment) {
+    self.model = model
+    self.environment = environment
+  }
+
+  var changes: AnyPublisher<Void, Never> {
+    anyChange([model.$lines.void, model.$promoMessage.void, model.$isWorking.void, model.$isApplyEnabled.void])
+  }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var isEditingText: Bool { focus == .promo }
+  var isAnimating: Bool { model.isWorking }
+  var keyHints: [KeyHint] {
+    [
+      KeyHint("Tab", "promo / book"), KeyHint("Enter", focus == .promo ? "apply" : "book"),
+      KeyHint("Ctrl-R", "no promo"),
+    ]
+  }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    let offer = model.offer
+    let width = min(area.width, 64)
+    func row(_ y: Int) -> Rect { Rect(x: area.x, y: area.y + y, width: width, height: y < area.height ? 1 : 0) }
+    Label(
+      Line([
+        Span("\(offer.company.name) \(offer.acriss.rawValue)", style: theme.accent),
+        Span("  \(offer.acriss.words)", style: theme.muted),
+      ])
+    ).render(in: row(0), into: &buffer)
+    Label("\(offer.pickupLocation.name) \(offer.pickup) → \(offer.dropoffLocation.name) \(offer.dropoff)")
+      .render(in: area.row(1), into: &buffer)
+    var y = 3
+    for line in model.lines {
+      let amountWidth = DisplayWidth.of(line.amount)
+      let name = Rect(x: area.x, y: area.y + y, width: max(0, width - amountWidth - 1), height: 1)
+      Label(line.name, style: line.isDiscount ? theme.success : theme.base).render(in: name, into: &buffer)
+      Label(line.amount, style: line.isDiscount ? theme.success : theme.base).alignment(.trailing)
+        .render(in: row(y), into: &buffer)
+      y += 1
+    }
+    Label(String(repeating: "─", count: width), style: theme.border).render(in: row(y), into: &buffer)
+    Label("Total", style: .bold).render(in: row(y + 1), into: &buffer)
+    Label(model.total, style: .bold).alignment(.trailing).render(in: row(y + 1), into: &buffer)
+    y += 3
+    TextField("Promo code", state: promo).labelWidth(12).placeholder("e.g. SPRING10").focused(focus == .promo)
+      .render(in: row(y), into: &buffer)
+    if model.isWorking {
+      Spinner("Repricing…").render(in: row(y + 1), into: &buffer)
+    } else if let message = model.promoMessage {
+      Label(message, style: theme.muted).render(in: row(y + 1), into: &buffer)
+    }
+    Button("Book this car", focused: focus == .book).render(in: row(y + 3), into: &buffer)
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    switch key {
+    case .tab, .backTab:
+      focus = focus == .promo ? .book : .promo
+      return .handled
+    case .control("r"):
+      promo.text = ""
+      model.removePromoTapped()
+      return .handled
+    case .enter:
+      if focus == .promo {
+        model.applyPromoTapped()
+      } else {
+        let booking = CarBookingViewModel(offerID: model.offer.id, environment: environment)
+        intents.send(.push(CarBookingScreen(offer: model.offer, total: model.total, model: booking)))
+      }
+      return .handled
+    default:
+      guard focus == .promo else { return .ignored }
+      let before = promo.text
+      guard promo.handle(key) else { return .ignored }
+      if promo.text != before { model.promoCodeChanged(promo.text) }
+      return .handled
+    }
+  }
+}
+
+/// Booking one offer: the driver's name and Book; a price change is offered to accept; then the
+/// confirmation.
+///
+/// Keys: type the driver's name; Enter books (or accepts the new price after a price change).
+@MainActor
+final class CarBookingScreen: Screen {
+  let title = "Book"
+  let offer: CarOffer
+  let total: String
+  let model: CarBookingViewModel
+  var driver = TextFieldState(maxLength: 80)
+
+  init(offer: CarOffer, total: String, model: CarBookingViewModel) {
+    self.offer = offer
+    self.total = total
+    self.model = model
+  }
+
+  var changes: AnyPublisher<Void, Never> {
+    anyChange([
+      model.$isBookEnabled.void, model.$isBooking.void, model.$reservation.void, model.$errorMessage.void,
+      model.$newPrice.void,
+    ])
+  }
+  var isEditingText: Bool { model.reservation == nil }
+  var isAnimating: Bool { model.isBooking }
+  var keyHints: [KeyHint] {
+    model.reservation != nil ? [] : [KeyHint("Enter", model.newPrice == nil ? "book" : "accept new price")]
+  }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    let width = min(area.width, 64)
+    func row(_ y: Int) -> Rect { Rect(x: area.x, y: area.y + y, width: width, height: y < area.height ? 1 : 0) }
+    Label(
+      Line([Span("\(offer.company.name) \(offer.acriss.rawValue)", style: theme.accent), Span("  total \(total)")])
+    ).render(in: row(0), into: &buffer)
+    Label("\(offer.pickupLocation.name) \(offer.pickup) → \(offer.dropoffLocation.name) \(offer.dropoff)")
+      .render(in: area.row(1), into: &buffer)
+    if let reservation = model.reservation {
+      Label("Booked: \(reservation.summary)", style: theme.success).render(in: row(3), into: &buffer)
+      Label("Confirmation \(reservation.locator ?? reservation.id) · \(reservation.total.formatted())")
+        .render(in: row(4), into: &buffer)
+      return
+    }
+    TextField("Driver", state: driver).labelWidth(8).placeholder("Given Family").focused(true)
+      .render(in: row(3), into: &buffer)
+    if model.isBooking {
+      Spinner("Booking…").render(in: row(5), into: &buffer)
+    } else if let price = model.newPrice {
+      Button("Accept \(price.formatted())", focused: true).render(in: row(5), into: &buffer)
+    } else {
+      Button("Book", focused: model.isBookEnabled).render(in: row(5), into: &buffer)
+    }
+    if let message = model.errorMessage {
+      Label(message, style: theme.error).render(in: row(7), into: &buffer)
+    }
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    guard model.reservation == nil else { return .ignored }
+    if key == .enter {
+      if model.newPrice != nil { model.acceptNewPriceTapped() } else { model.bookTapped() }
+      return .handled
+    }
+    let before = driver.text
+    guard driver.handle(key) else { return .ignored }
+    if driver.text != before { model.driverNameChanged(driver.text) }
+    return .handled
+  }
+}

@@ -1,0 +1,322 @@
+import Common
+import CommonUI
+import Foundation
+import Reactive
+
+/// The results of a search as a table.
+///
+/// Keys: ↑ ↓ PgUp PgDn select; `s` next sort order (price, distance, stars, rating); `f` next
+/// minimum of stars (any, 3, 4, 5); Enter opens the hotel's details; `m` the map of the results.
+@MainActor
+final class HotelResultsScreen: Screen {
+  let title = "Results"
+  let model: HotelResultsViewModel
+  let request: HotelSearchRequest
+  private let environment: HotelScreenEnvironment
+  private let intents = PassthroughSubject<Navigation, Never>()
+  var selection = SelectionState()
+  private var visibleRows = 10
+
+  init(model: HotelResultsViewModel, request: HotelSearchRequest, environment: HotelScreenEnvironment) {
+    self.model = model
+    self.request = request
+    self.environment = environment
+  }
+
+  var changes: AnyPublisher<Void, Never> {
+    anyChange([model.$offers.void, model.$isLoading.void, model.$errorMessage.void])
+  }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var isAnimating: Bool { model.isLoading }
+  var keyHints: [KeyHint] {
+    [
+      KeyHint("↑↓", "move"), KeyHint("Enter", "details"), KeyHint("s", "sort"), KeyHint("f", "stars"),
+      KeyHint("m", "map"),
+    ]
+  }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    let stars = model.filter.minStars.map { "\($0)★ and up" } ?? "any stars"
+    Label(
+      Line([
+        Span("\(request.place)", style: theme.accent),
+        Span("  \(request.checkIn) → \(request.checkOut) · \(request.guests) guests · \(request.rooms) room(s)"),
+      ])
+    ).render(in: area.row(0), into: &buffer)
+    Label("\(model.offers.count) offers · sorted by \(model.sort.rawValue) · \(stars)", style: theme.muted)
+      .render(in: area.row(1), into: &buffer)
+    let body = area.inset(top: 3)
+    if model.isLoading {
+      Spinner("Searching hotels…").render(in: body.row(0), into: &buffer)
+      return
+    }
+    if let message = model.errorMessage {
+      Label(message, style: theme.error).render(in: body.row(0), into: &buffer)
+      return
+    }
+    if model.offers.isEmpty {
+      Label("No hotel matches. Press f to change the stars filter.", style: theme.muted)
+        .render(in: body.row(0), into: &buffer)
+      return
+    }
+    visibleRows = Table.visibleRows(in: body)
+    selection.count = model.offers.count
+    selection.scroll(visibleRows: visibleRows)
+    let locale = Locale(identifier: "en_US")
+    Table(
+      columns: [
+        .init("Hotel", .fill), .init("Room", .length(7)), .init("Stars", .length(5)),
+        .init("Rating", .length(6), alignment: .trailing), .init("km", .length(5), alignment: .trailing),
+        .init("Night", .length(10), alignment: .trailing), .init("Total", .length(11), alignment: .trailing),
+      ],
+      rows: model.offers.map { offer in
+        [
+          offer.name, offer.roomType.rawValue, String(repeating: "★", count: offer.stars),
+          String(format: "%.1f", offer.guestRating), String(format: "%.1f", offer.distanceKm),
+          offer.nightlyRate.formatted(locale: locale), offer.total.formatted(locale: locale),
+        ]
+      }, state: selection
+    ).render(in: body, into: &buffer)
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    switch key {
+    case .character("s"):
+      let all = HotelSortOrder.allCases
+      model.sortChanged(all[(all.firstIndex(of: model.sort)! + 1) % all.count])
+      selection.select(0)
+      return .handled
+    case .character("f"):
+      let steps: [Int?] = [nil, 3, 4, 5]
+      let index = steps.firstIndex(of: model.filter.minStars) ?? 0
+      var filter = model.filter
+      filter.minStars = steps[(index + 1) % steps.count]
+      model.filterChanged(filter)
+      selection.select(0)
+      return .handled
+    case .character("m"):
+      let map = HotelMapViewModel(client: environment.client, scheduler: environment.scheduler)
+      let first = model.offers.first
+      let viewport = MapViewport(
+        latitude: first?.latitude ?? 20, longitude: first?.longitude ?? 0, zoom: first == nil ? 0 : 11)
+      intents.send(.push(HotelMapScreen(model: map, viewport: viewport, title: "Map · \(request.place)")))
+      return .handled
+    case .enter:
+      guard let index = selection.selected, model.offers.indices.contains(index) else { return .handled }
+      intents.send(.push(HotelDetailsScreen(offer: model.offers[index], results: model, environment: environment)))
+      return .handled
+    default:
+      selection.count = model.offers.count
+      return selection.handle(key, visibleRows: visibleRows) ? .handled : .ignored
+    }
+  }
+}
+
+/// The hotels on a map: single hotels as dots, clusters with their counts, from
+/// ``HotelMapViewModel`` for the region on screen.
+///
+/// Keys: arrows pan, `+` `-` zoom, `0` the whole world (``MapViewport``).
+@MainActor
+final class HotelMapScreen: Screen {
+  let title: String
+  let model: HotelMapViewModel
+  var viewport: MapViewport
+  private var asked: GeoRect?
+
+  init(model: HotelMapViewModel, viewport: MapViewport, title: String = "Map") {
+    self.model = model
+    self.viewport = viewport
+    self.title = title
+  }
+
+  var changes: AnyPublisher<Void, Never> { model.$markers.void }
+  var keyHints: [KeyHint] { MapView.keyHints }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let canvas = MapView.canvasArea(in: area)
+    let region = viewport.region(width: canvas.width, height: canvas.height)
+    let rect = GeoRect(
+      south: region.minLatitude, west: region.minLongitude, north: region.maxLatitude, east: region.maxLongitude)
+    if rect != asked {
+      asked = rect
+      model.viewportChanged(rect)
+    }
+    HotelMapView(markers: model.markers, viewport: viewport, title: title).render(in: area, into: &buffer)
+  }
+
+  func handle(_ key: Key) -> KeyResult { viewport.handle(key) ? .handled : .ignored }
+}
+
+/// CommonUI's map view over hotel map markers (a cluster's count, a hotel's dot).
+struct HotelMapView: Widget {
+  var markers: [HotelMapMarker]
+  var viewport: MapViewport
+  var title: String?
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    MapView(
+      markers: markers.map { MapMarker(latitude: $0.latitude, longitude: $0.longitude, count: $0.count) },
+      viewport: viewport, title: title
+    ).render(in: area, into: &buffer)
+  }
+}
+
+/// One hotel: the offer, then its description, reviews and rooms as they load (a spinner until
+/// then; loaded once per search by ``HotelResultsViewModel``).
+///
+/// Keys: ↑ ↓ select a room, Enter books it.
+@MainActor
+final class HotelDetailsScreen: Screen {
+  let offer: HotelOffer
+  let results: HotelResultsViewModel
+  private let environment: HotelScreenEnvironment
+  private let intents = PassthroughSubject<Navigation, Never>()
+  var selection = SelectionState()
+
+  init(offer: HotelOffer, results: HotelResultsViewModel, environment: HotelScreenEnvironment) {
+    self.offer = offer
+    self.results = results
+    self.environment = environment
+    results.rowShown(offer.hotelId)
+  }
+
+  var title: String { offer.name }
+  var changes: AnyPublisher<Void, Never> { results.$rows.void }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var isAnimating: Bool { state == .loading || state == nil }
+  var keyHints: [KeyHint] { [KeyHint("↑↓", "room"), KeyHint("Enter", "book")] }
+  private var state: HotelRowState? { results.rows[offer.hotelId] }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    Label(
+      Line([
+        Span(offer.name, style: theme.accent), Span("  " + String(repeating: "★", count: offer.stars)),
+        Span(String(format: "  %.1f/10 · %.1f km", offer.guestRating, offer.distanceKm), style: theme.muted),
+      ])
+    ).render(in: area.row(0), into: &buffer)
+    Label("Amenities: " + offer.amenities.map(\.rawValue).joined(separator: ", "), style: theme.muted)
+      .render(in: area.row(1), into: &buffer)
+    let body = area.inset(top: 3)
+    switch state {
+    case .loading, nil:
+      Spinner("Loading description, reviews and rooms…").render(in: body.row(0), into: &buffer)
+    case .failed(let message):
+      Label(message, style: theme.error).render(in: body.row(0), into: &buffer)
+    case .loaded(let loaded):
+      Label(loaded.details.description).render(in: body.row(0), into: &buffer)
+      var y = 2
+      Label("Reviews", style: theme.accent).render(in: body.row(y - 1), into: &buffer)
+      for review in loaded.details.reviews.prefix(3) {
+        Label("\(review.score)/10  \(review.author) (\(review.date)): \(review.text)").render(
+          in: body.row(y), into: &buffer)
+        y += 1
+      }
+      if loaded.details.reviews.isEmpty {
+        Label("No reviews yet.", style: theme.muted).render(in: body.row(y), into: &buffer)
+        y += 1
+      }
+      Label("Rooms", style: theme.accent).render(in: body.row(y + 1), into: &buffer)
+      let locale = Locale(identifier: "en_US")
+      selection.count = loaded.rooms.count
+      Table(
+        columns: [
+          .init("Room", .fill), .init("Left", .length(5), alignment: .trailing),
+          .init("Night", .length(10), alignment: .trailing), .init("Total", .length(11), alignment: .trailing),
+        ],
+        rows: loaded.rooms.map {
+          [
+            $0.roomType.rawValue, "\($0.roomsAvailable)", $0.nightlyRate.formatted(locale: locale),
+            $0.total.formatted(locale: locale),
+          ]
+        }, state: selection
+      ).render(in: body.inset(top: y + 2), into: &buffer)
+    }
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    guard case .loaded(let loaded) = state else { return .ignored }
+    selection.count = loaded.rooms.count
+    if key == .enter, let index = selection.selected, loaded.rooms.indices.contains(index) {
+      let model = HotelBookingViewModel(
+        offer: loaded.rooms[index], client: environment.client, scheduler: environment.scheduler)
+      intents.send(.push(HotelBookingScreen(offer: loaded.rooms[index], model: model)))
+      return .handled
+    }
+    return selection.handle(key, visibleRows: 5) ? .handled : .ignored
+  }
+}
+
+/// Booking one offer: the price breakdown (the shared price calculator), the cancellation rule,
+/// the guest's name and the Book button; then the confirmation.
+///
+/// Keys: type the guest's name; Enter books (when the name has two words).
+@MainActor
+final class HotelBookingScreen: Screen {
+  let offer: HotelOffer
+  let model: HotelBookingViewModel
+  var name = TextFieldState(maxLength: 80)
+
+  init(offer: HotelOffer, model: HotelBookingViewModel) {
+    self.offer = offer
+    self.model = model
+  }
+
+  var title: String { "Book" }
+  var changes: AnyPublisher<Void, Never> {
+    anyChange([
+      model.$isBookEnabled.void, model.$isBooking.void, model.$reservation.void, model.$errorMessage.void,
+      model.$newOfferId.void,
+    ])
+  }
+  var isEditingText: Bool { model.reservation == nil }
+  var isAnimating: Bool { model.isBooking }
+  var keyHints: [KeyHint] { model.reservation == nil ? [KeyHint("Enter", "book")] : [] }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    Label(
+      Line([
+        Span(offer.name, style: theme.accent),
+        Span("  \(offer.roomType.rawValue) · \(offer.checkIn) → \(offer.checkOut) · \(offer.guests) guests"),
+      ])
+    ).render(in: area.row(0), into: &buffer)
+    let breakdown = model.breakdown
+    let lines = breakdown.nights.map { ($0.label, $0.amount) } + [("Taxes and fees", breakdown.taxes)]
+    let calculator = PriceCalculatorView(lines: lines, total: breakdown.total)
+    let width = min(area.width, 60)
+    calculator.render(in: Rect(x: area.x, y: area.y + 2, width: width, height: calculator.height), into: &buffer)
+    var y = 3 + calculator.height
+    Label(model.cancellationPolicy, style: theme.muted).render(in: area.row(y), into: &buffer)
+    y += 2
+    if let reservation = model.reservation {
+      Label("Booked: \(reservation.summary)", style: theme.success).render(in: area.row(y), into: &buffer)
+      Label("Confirmation \(reservation.locator ?? reservation.id) · \(reservation.total.formatted())")
+        .render(in: area.row(y + 1), into: &buffer)
+      return
+    }
+    TextField("Guest name", state: name).labelWidth(12).placeholder("Given Family").focused(true)
+      .render(in: Rect(x: area.x, y: area.y + y, width: width, height: 1), into: &buffer)
+    if model.isBooking {
+      Spinner("Booking…").render(in: area.row(y + 2), into: &buffer)
+    } else {
+      Button("Book", focused: model.isBookEnabled).render(in: area.row(y + 2), into: &buffer)
+    }
+    if let message = model.errorMessage {
+      Label(message, style: theme.error).render(in: area.row(y + 4), into: &buffer)
+    }
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    guard model.reservation == nil else { return .ignored }
+    if key == .enter {
+      model.bookTapped()
+      return .handled
+    }
+    let before = name.text
+    guard name.handle(key) else { return .ignored }
+    if name.text != before { model.guestNameChanged(name.text) }
+    return .handled
+  }
+}

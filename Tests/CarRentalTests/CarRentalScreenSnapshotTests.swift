@@ -1,0 +1,119 @@
+import Common
+import CommonTesting
+import CommonUI
+import Foundation
+import Reactive
+import Testing
+
+@testable import CarRental
+
+/// The car screens, driven by keys through the shell and the test backend (80 × 24), over the
+/// scripted service with `DispatchQueue.test` for both queues.
+@MainActor
+@Suite struct CarRentalScreenSnapshotTests {
+  let scheduler = DispatchQueue.test
+  let service = ScriptedCarService()
+  let backend = TestBackend(width: 80, height: 24)
+
+  var environment: CarRentalViewEnvironment {
+    CarRentalViewEnvironment(
+      service: service, mainQueue: scheduler.eraseToAnyScheduler(), backgroundQueue: scheduler.eraseToAnyScheduler())
+  }
+
+  func app(_ root: any Screen) -> InteractiveApp {
+    InteractiveApp(name: "car-rental", tabs: [AppTab("Cars", root: root)], backend: backend, schedule: { $0() })
+  }
+
+  func press(_ app: InteractiveApp, _ keys: [Key]) {
+    for key in keys { app.handle(key) }
+    scheduler.advance()
+  }
+
+  func type(_ app: InteractiveApp, _ text: String) { press(app, text.map { Key.character($0) }) }
+
+  /// The frame as text, the spinner's turning dots replaced by its first picture.
+  func frame(_ app: InteractiveApp) -> String {
+    app.displayNow()
+    return String(backend.text.map { Spinner.frames.contains($0) ? Spinner.frames[0] : $0 })
+  }
+
+  /// The form filled in: LAX from the suggestions, 20–27 December at 10:00.
+  func filledForm() -> (InteractiveApp, CarSearchScreen) {
+    let screen = CarSearchScreen(environment: environment)
+    let app = app(screen)
+    type(app, "la")
+    scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
+    press(app, [.down, .enter])  // LAX; focus moves to pick-up
+    type(app, "2026-12-20T10:00")
+    press(app, [.enter])
+    type(app, "2026-12-27T10:00")
+    return (app, screen)
+  }
+
+  @Test func searchForm_empty() throws {
+    let app = app(CarSearchScreen(environment: environment))
+    try assertSnapshot(frame(app), named: "search-empty")
+  }
+
+  @Test func searchForm_suggestions() throws {
+    let app = app(CarSearchScreen(environment: environment))
+    type(app, "la")
+    scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
+    try assertSnapshot(frame(app), named: "search-suggestions")
+  }
+
+  @Test func searchForm_filled() throws {
+    let (app, screen) = filledForm()
+    #expect(screen.place.text == "LAX")
+    #expect(screen.model.isSearchEnabled)
+    try assertSnapshot(frame(app), named: "search-filled")
+  }
+
+  @Test func companySelector_limitsTheSearch() throws {
+    let (app, screen) = filledForm()
+    press(app, [.tab, .tab, .tab, .enter])  // pattern, promo, company → the selector
+    #expect(app.currentStack.count == 2)
+    try assertSnapshot(frame(app), named: "companies")
+    press(app, [.down, .down, .enter])  // Orbit
+    #expect(app.currentStack.count == 1)
+    #expect(screen.model.companySelector.selectedCompanyID == "orbit")
+    try assertSnapshot(frame(app), named: "search-company-orbit")
+  }
+
+  @Test func results_byCategory_ratesWithPromo_booking() throws {
+    let (app, _) = filledForm()
+    press(app, Array(repeating: .tab, count: 4) + [.enter])  // to Search
+    #expect(app.currentStack.count == 2)
+    try assertSnapshot(frame(app), named: "results")
+    press(app, [.down, .enter])  // Zephyr CDAR
+    try assertSnapshot(frame(app), named: "rates")
+    type(app, "winter10")
+    press(app, [.enter])
+    #expect(service.lastQuery.value?.promoCode == "winter10")
+    try assertSnapshot(frame(app), named: "rates-promo-applied")
+    press(app, [.tab, .enter])
+    #expect(app.currentStack.count == 4)
+    type(app, "Grace Hopper")
+    try assertSnapshot(frame(app), named: "booking")
+    press(app, [.enter])
+    #expect(service.bookings.value.map(\.driverName) == ["Grace Hopper"])
+    try assertSnapshot(frame(app), named: "booking-confirmed")
+  }
+
+  @Test func booking_priceChanged_acceptThenBook() throws {
+    let offer = ScriptedCarService.offers(promo: nil)[0]
+    let model = CarBookingViewModel(offerID: "car_risen", environment: environment, idempotencyKey: "k")
+    let app = app(CarBookingScreen(offer: offer, total: "150.00 USD", model: model))
+    type(app, "Grace Hopper")
+    press(app, [.enter])
+    try assertSnapshot(frame(app), named: "booking-price-changed")
+    press(app, [.enter])
+    #expect(model.offerID == "car_new")
+  }
+
+  @Test func factory_mountsTheSearchForm() {
+    let root = CarRentalScreens.root(environment: environment)
+    #expect(root is CarSearchScreen)
+    #expect(root.title == "Cars")
+  }
+}

@@ -1,0 +1,170 @@
+import Common
+import CommonTesting
+import CommonUI
+import Foundation
+import Reactive
+import Testing
+
+@testable import Hotel
+
+/// The hotel screens, driven by keys through the shell and the test backend (80 × 24), with
+/// answers sent by hand (``ControlledHotelClient``) and time moved by `DispatchQueue.test`.
+@MainActor
+@Suite struct HotelScreenSnapshotTests {
+  let scheduler = DispatchQueue.test
+  let remote = ControlledHotelClient()
+  let backend = TestBackend(width: 80, height: 24)
+  static let today = LocalDate("2026-12-01")!
+
+  var environment: HotelScreenEnvironment {
+    HotelScreenEnvironment(client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), today: Self.today)
+  }
+
+  func app(_ root: any Screen) -> InteractiveApp {
+    InteractiveApp(name: "hotel", tabs: [AppTab("Hotels", root: root)], backend: backend, schedule: { $0() })
+  }
+
+  func press(_ app: InteractiveApp, _ keys: [Key]) {
+    for key in keys { app.handle(key) }
+    scheduler.advance()
+  }
+
+  func type(_ app: InteractiveApp, _ text: String) { press(app, text.map { Key.character($0) }) }
+
+  /// The frame as text, the spinner's turning dots replaced by its first picture.
+  func frame(_ app: InteractiveApp) -> String {
+    app.displayNow()
+    return String(backend.text.map { Spinner.frames.contains($0) ? Spinner.frames[0] : $0 })
+  }
+
+  /// The search form filled in: Paris picked from the suggestions, 20–23 December, 3 guests.
+  func filledForm() -> (InteractiveApp, HotelSearchScreen) {
+    let screen = HotelSearchScreen(environment: environment)
+    let app = app(screen)
+    type(app, "Par")
+    scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
+    remote.answer("suggest Par", [HotelTestData.city("Paris"), HotelTestData.city("Parma", population: 200_000)])
+    scheduler.advance()
+    press(app, [.down, .enter])  // Paris; focus moves to the calendar
+    press(app, [.down, .down] + Array(repeating: .right, count: 5) + [.enter])  // 20 December
+    press(app, [.right, .right, .right, .enter])  // 23 December
+    press(app, [.tab, .character("+")])
+    return (app, screen)
+  }
+
+  @Test func searchForm_empty() throws {
+    let app = app(HotelSearchScreen(environment: environment))
+    try assertSnapshot(frame(app), named: "search-empty")
+  }
+
+  @Test func searchForm_suggestionsAsYouType() throws {
+    let app = app(HotelSearchScreen(environment: environment))
+    type(app, "Par")
+    #expect(remote.calls.isEmpty)  // debounced
+    scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
+    #expect(remote.calls == ["suggest Par"])
+    remote.answer("suggest Par", [HotelTestData.city("Paris"), HotelTestData.city("Parma", population: 200_000)])
+    scheduler.advance()
+    press(app, [.down])
+    try assertSnapshot(frame(app), named: "search-suggestions")
+  }
+
+  @Test func searchForm_filled() throws {
+    let (app, screen) = filledForm()
+    #expect(screen.place.text == "Paris")
+    #expect(screen.calendar.range.map { "\($0.start)…\($0.end)" } == "2026-12-20…2026-12-23")
+    #expect(screen.form.isSearchEnabled)
+    try assertSnapshot(frame(app), named: "search-filled")
+  }
+
+  @Test func search_opensResults_loadingThenLoaded_sortAndFilter() throws {
+    let (app, _) = filledForm()
+    press(app, [.tab, .tab, .enter])
+    #expect(remote.calls.last == "search Paris")
+    #expect(app.currentStack.count == 2)
+    try assertSnapshot(frame(app), named: "results-loading")
+    remote.answer("search Paris", HotelTestData.result)
+    scheduler.advance()
+    try assertSnapshot(frame(app), named: "results")
+    press(app, [.character("s"), .character("f")])  // by distance, 3 stars and up
+    try assertSnapshot(frame(app), named: "results-distance-3stars")
+  }
+
+  func resultsScreen() -> (InteractiveApp, HotelResultsScreen) {
+    let model = HotelResultsViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
+    model.search(HotelTestData.request)
+    remote.answer("search Paris", HotelTestData.result)
+    scheduler.advance()
+    let screen = HotelResultsScreen(model: model, request: HotelTestData.request, environment: environment)
+    return (app(screen), screen)
+  }
+
+  @Test func details_spinnerUntilLoaded_thenRooms() throws {
+    let (app, _) = resultsScreen()
+    press(app, [.enter])  // B, the cheapest
+    #expect(remote.calls.suffix(2) == ["details h1-2", "rooms h1-2"])
+    #expect(app.currentScreen.isAnimating)
+    try assertSnapshot(frame(app), named: "details-loading")
+    remote.answer(
+      "details h1-2",
+      HotelDetails(
+        hotelId: "h1-2", description: "Near the river, five minutes from the Louvre.",
+        reviews: [HotelReview(author: "Ada", score: 9, text: "Quiet and clean.", date: LocalDate("2026-10-01")!)]))
+    remote.answer(
+      "rooms h1-2",
+      [
+        FakeHotelService.offer(hotelId: "h1-2", name: "B", nightly: 80),
+        FakeHotelService.offer(hotelId: "h1-2", name: "B", roomType: .suite, nightly: 220),
+      ])
+    scheduler.advance()
+    #expect(!app.currentScreen.isAnimating)
+    try assertSnapshot(frame(app), named: "details")
+  }
+
+  @Test func booking_priceBreakdown_thenConfirmation() throws {
+    let offer = FakeHotelService.offer()
+    let model = HotelBookingViewModel(
+      offer: offer, client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), idempotencyKey: "k1")
+    let app = app(HotelBookingScreen(offer: offer, model: model))
+    type(app, "Ada Lovelace")
+    #expect(model.isBookEnabled)
+    try assertSnapshot(frame(app), named: "booking")
+    press(app, [.enter])
+    #expect(remote.calls == ["book \(offer.id) Ada Lovelace k1"])
+    remote.answer(
+      "book \(offer.id) Ada Lovelace k1",
+      Reservation(
+        id: "res_1", kind: .hotel, status: .confirmed, total: offer.total, createdAt: Date(timeIntervalSince1970: 0),
+        summary: "Quiet Harbour Hotel, 2026-12-20 → 2026-12-23", locator: "ABC123"))
+    scheduler.advance()
+    try assertSnapshot(frame(app), named: "booking-confirmed")
+  }
+
+  @Test func map_showsClusters_andAsksAgainWhenPannedOrZoomed() throws {
+    let (app, _) = resultsScreen()
+    press(app, [.character("m")])
+    app.displayNow()
+    scheduler.advance(by: HotelMapViewModel.debounce)
+    let first = try #require(remote.calls.last)
+    #expect(first.hasPrefix("map "))
+    remote.answer(
+      first,
+      [
+        HotelMapMarker(latitude: 48.86, longitude: 2.35, count: 1, hotelId: "h1-1", stars: 3),
+        HotelMapMarker(latitude: 48.84, longitude: 2.30, count: 1, hotelId: "h1-2", stars: 2),
+        HotelMapMarker(latitude: 48.88, longitude: 2.40, count: 7),
+      ])
+    scheduler.advance()
+    try assertSnapshot(frame(app), named: "map")
+    press(app, [.down, .character("-")])
+    app.displayNow()
+    scheduler.advance(by: HotelMapViewModel.debounce)
+    #expect(remote.calls.filter { $0.hasPrefix("map ") }.count == 2)  // debounced: one ask for both keys
+  }
+
+  @Test func factory_mountsTheSearchForm() {
+    let root = HotelScreens.root(client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), today: Self.today)
+    #expect(root is HotelSearchScreen)
+    #expect(root.title == "Hotels")
+  }
+}
