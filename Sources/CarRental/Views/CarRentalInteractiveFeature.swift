@@ -1,0 +1,23 @@
+import Common
+import CommonUI
+import Foundation
+import Reactive
+
+extension CarRentalScreens {
+  /// The Cars tab of an interactive app, over the same service the commands use: outputs on the
+  /// main queue, service calls on a background queue.
+  ///
+  /// - Parameters:
+  ///   - title: the tab's title.
+  ///   - environment: the commands' environment (its service is opened now, for `context`).
+  ///   - context: the invocation's context (data directory, signed-in user).
+  /// - Throws: what opening the service throws (reported like a command's error, exit 1).
+  public static func feature(title: String = "Cars", environment: CarRentalEnvironment, context: CLIContext) throws
+    -> InteractiveFeature
+  {
+    let views = CarRentalViewEnvironment(
+      service: try environment.service(context), mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
+      backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler())
+    return InteractiveFeature(tab: AppTab(title, root: root(environment: views)))
+  }
+}
