@@ -117,7 +117,7 @@ final class CarSearchScreen: Screen {
       buffer.clear(box)
       var state = SelectionState(count: model.placeSuggestions.count)
       if let suggestionIndex { state.select(suggestionIndex) }
-      List(model.placeSuggestions.map { "\($0.code)  \($0.label)" }, state: state)
+      List(model.placeSuggestions.map(\.label), state: state)
         .focused(suggestionIndex != nil).render(in: box, into: &buffer)
     }
   }
