@@ -8,7 +8,7 @@ import Foundation
 let environment = CarRentalEnvironment(service: CarRentalWiring.service(context:))
 let root = CarRentalCommands.root(name: "car-rental", environment: environment)
 let tool = CommandLineTool(
-  root: root.openingInteractiveApp { _ in
-    [.commandsOnly(title: "Cars", commandPrefix: "car-rental", command: root)]
+  root: root.openingInteractiveApp { context in
+    [try CarRentalScreens.feature(environment: environment, context: context)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -8,7 +8,7 @@ import Hotel
 let environment = HotelEnvironment(service: { try HotelBackend.service(dataDirectory: $0.dataDirectory) })
 let root = HotelCommands.root(name: "hotel", environment: environment)
 let tool = CommandLineTool(
-  root: root.openingInteractiveApp { _ in
-    [.commandsOnly(title: "Hotels", commandPrefix: "hotel", command: root)]
+  root: root.openingInteractiveApp { context in
+    [try HotelScreens.feature(environment: environment, context: context)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

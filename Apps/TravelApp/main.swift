@@ -21,7 +21,8 @@ let flights = BookingCommands.root(
 )
 .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")
-let cars = CarRentalCommands.root(environment: CarRentalEnvironment(service: CarRentalWiring.service(context:)))
+let carEnvironment = CarRentalEnvironment(service: CarRentalWiring.service(context:))
+let cars = CarRentalCommands.root(environment: carEnvironment)
   .renamed("cars", summary: "Search and book rental cars.")
 let account = AccountCommands.root(environment: accountEnvironment)
   .renamed("account", summary: "Sign up, sign in, profile, preferences, cards.")
@@ -36,11 +37,11 @@ let root = Command(
   ]
 )
 // No command on a terminal: the interactive app, one tab per feature, opening on Flights.
-let app = root.openingInteractiveApp { _ in
+let app = root.openingInteractiveApp { context in
   [
     .commandsOnly(title: "Flights", commandPrefix: "travel flights", command: flights),
-    .commandsOnly(title: "Hotels", commandPrefix: "travel hotels", command: hotels),
-    .commandsOnly(title: "Cars", commandPrefix: "travel cars", command: cars),
+    try HotelScreens.feature(environment: hotelEnvironment, context: context),
+    try CarRentalScreens.feature(environment: carEnvironment, context: context),
     .commandsOnly(title: "Account", commandPrefix: "travel account", command: account),
   ]
 }
