@@ -67,7 +67,10 @@ public enum HotelCommands {
         .option("min-stars", "N", help: "Only hotels with at least N stars (1–5)."),
         .option(
           "max-price", "AMOUNT", help: "Highest average nightly rate of one room (in --currency, else the hotel's)."),
-        .option("currency", "CODE", help: "ISO 4217 currency of --max-price (e.g. EUR, USD)."),
+        .option(
+          "currency", "CODE",
+          help: "ISO 4217 currency of --max-price (e.g. EUR, USD).",
+          default: "your preferred currency when signed in, else each hotel's own"),
         .option(
           "amenities", "LIST",
           help: "Required amenities, comma-separated: \(Amenity.allCases.map(\.rawValue).joined(separator: ","))."),

@@ -58,6 +58,21 @@ import Testing
     }
   }
 
+  @Test func maxPrice_isInTheUsersPreferredCurrency_whenNoneIsGiven() throws {
+    var filtered = request()
+    filtered.maxPrice = 400
+    let local = try HotelFixtures.engine().search(filtered).offers
+    #expect(!local.isEmpty)
+    // 400 JPY is about 2.4 EUR: nothing in these cities costs that little.
+    let yen = try HotelFixtures.engine(defaultCurrency: "JPY").search(filtered).offers
+    #expect(yen.isEmpty)
+    // An explicit --currency wins over the preference.
+    filtered.currency = "EUR"
+    let euros = try HotelFixtures.engine().search(filtered).offers.count
+    #expect(euros > 0)
+    #expect(try HotelFixtures.engine(defaultCurrency: "JPY").search(filtered).offers.count == euros)
+  }
+
   @Test func weekendAndSeason_changeTheRate() throws {
     let engine = try HotelFixtures.engine()
     let hotel = try #require(try engine.search(request()).offers.first?.hotelId)
@@ -129,6 +144,11 @@ import Testing
       } == "invalid_guests")
     #expect(code { $0.radiusKm = -1 } == "invalid_radius")
     #expect(code { $0.maxPrice = -5 } == "invalid_price")
+    #expect(
+      code {
+        $0.checkIn = .of("9999-12-20")
+        $0.checkOut = .of("9999-12-23")
+      } == "date_too_far")
     #expect(code { $0.minStars = 6 } == "invalid_stars")
     #expect(code { $0.place = "Atlantis" } == "unknown_place")
   }

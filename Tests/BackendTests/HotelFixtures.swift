@@ -39,11 +39,11 @@ enum HotelFixtures {
 
   static func engine(
     cities: [HotelWorld.City] = cities, inventory: any HotelInventory = InMemoryHotelInventory(),
-    booker: HotelEngine.Booker? = nil
+    booker: HotelEngine.Booker? = nil, defaultCurrency: String? = nil
   ) throws -> HotelEngine {
     try HotelEngine(
       world: HotelWorld(cities: cities), inventory: inventory, eurRates: rates, resolvePlace: resolver(cities),
-      booker: booker, now: { now })
+      booker: booker, now: { now }, defaultCurrency: defaultCurrency)
   }
 }
 

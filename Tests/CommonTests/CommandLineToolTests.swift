@@ -77,6 +77,14 @@ import Testing
     #expect(versionConsole.output == "demo 9.9.9\n")
   }
 
+  @Test func emptyDataDirectory_isRefused() {
+    let console = Console.capturing()
+    let status = tool(Box()).run(
+      arguments: ["search", "--from", "X", "--data-dir", ""], environment: [:], console: console)
+    #expect(status == 2)
+    #expect(console.errorOutput.contains("empty --data-dir"))
+  }
+
   @Test func dataDirectoryResolution() {
     #expect(DataDirectory.resolve(option: "/a", environment: ["TRAVEL_DATA_DIR": "/b"]).path == "/a")
     #expect(DataDirectory.resolve(option: nil, environment: ["TRAVEL_DATA_DIR": "/b"]).path == "/b")

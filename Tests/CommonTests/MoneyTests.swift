@@ -32,3 +32,11 @@ import Testing
     #expect(money.formatted(locale: Locale(identifier: "de_DE")) == "1.234,50\u{00A0}€")
   }
 }
+
+@Suite struct JSONOutputTests {
+  @Test func instantsAreISO8601InUTC() throws {
+    struct Stamp: Encodable { var at: Date }
+    let json = try JSONOutput.string(Stamp(at: Date(timeIntervalSince1970: 1_797_782_700)))
+    #expect(json.contains("\"at\" : \"2026-12-20T16:05:00Z\""))
+  }
+}

@@ -11,19 +11,23 @@ public enum HotelBackend {
   public static func world() throws -> HotelWorld { try cache.get().world }
 
   /// The hotel service over `services` (availability in its store, booking through its ledger).
-  public static func service(services: BackendServices, now: @escaping @Sendable () -> Date = { Date() }) throws
-    -> HotelEngine
-  {
+  public static func service(
+    services: BackendServices, now: @escaping @Sendable () -> Date = { Date() }, defaultCurrency: String? = nil
+  ) throws -> HotelEngine {
     let shared = try cache.get()
     return try HotelEngine(
       world: shared.world, inventory: StoredHotelInventory(database: services.database), eurRates: shared.rates,
       resolvePlace: { try resolve($0, in: shared.reference) }, booker: HotelBookings.booker(ledger: services.ledger),
-      now: now)
+      now: now, defaultCurrency: defaultCurrency)
   }
 
-  /// The hotel service for `dataDirectory` (opens the store there).
+  /// The hotel service for `dataDirectory` (opens the store there). When a user is signed in
+  /// there, `--max-price` is read in their preferred currency (Account preferences).
   public static func service(dataDirectory: URL) throws -> HotelEngine {
-    try service(services: try BackendServices(dataDirectory: dataDirectory))
+    let services = try BackendServices(dataDirectory: dataDirectory)
+    let token = (try? SessionFile(dataDirectory: dataDirectory).read()) ?? nil
+    let preferred = token.flatMap { try? services.accounts.preferences(token: $0).currencyCode }
+    return try service(services: services, defaultCurrency: preferred)
   }
 
   final class WorldCache: @unchecked Sendable {

@@ -37,12 +37,16 @@ public final class HotelEngine: HotelService, Sendable {
   }
   let now: @Sendable () -> Date
   let booker: Booker?
+  /// The currency of `--max-price` when a request names none: the signed-in user's preferred
+  /// currency (set by ``HotelBackend/service(dataDirectory:)``), else each hotel's own currency.
+  public let defaultCurrency: String?
 
   public init(
     world: HotelWorld, inventory: any HotelInventory, eurRates: [String: Decimal],
     resolvePlace: @escaping PlaceResolver,
-    booker: Booker? = nil, now: @escaping @Sendable () -> Date = { Date() }
+    booker: Booker? = nil, now: @escaping @Sendable () -> Date = { Date() }, defaultCurrency: String? = nil
   ) throws {
+    self.defaultCurrency = defaultCurrency
     self.world = world
     self.words = try HotelWords.load()
     self.inventory = inventory
@@ -226,6 +230,13 @@ public final class HotelEngine: HotelService, Sendable {
     guard checkIn >= earliestToday else {
       throw ServiceError.invalid("date_in_past", "check-in \(checkIn) is in the past: expected today or a later date")
     }
+    let latest = earliestToday.adding(days: HotelSearchRequest.maxDaysAhead + 1)
+    guard checkIn <= latest else {
+      throw ServiceError.invalid(
+        "date_too_far",
+        "check-in \(checkIn) is too far ahead: expected a date at most \(HotelSearchRequest.maxDaysAhead) days from today"
+      )
+    }
     guard stay.count <= HotelSearchRequest.maxNights else {
       throw ServiceError.invalid(
         "too_many_nights",
@@ -272,7 +283,7 @@ public final class HotelEngine: HotelService, Sendable {
       throw ServiceError.invalid("invalid_limit", "invalid limit \(request.limit): expected 1 to 1000")
     }
     var userRate: Double?
-    if let code = request.currency {
+    if let code = request.currency ?? (request.maxPrice == nil ? nil : defaultCurrency) {
       guard let rate = eurRatesDouble[code.uppercased()] else {
         throw ServiceError.invalid(
           "unknown_currency",

@@ -193,6 +193,9 @@ public struct CommandLineTool: Sendable {
         value = words[index]
         index += 1
       }
+      if value.isEmpty && name == "data-dir" {
+        throw CLIError.usage("empty --data-dir: expected a directory path", code: "invalid_argument")
+      }
       if parsed.options[name] != nil && !spec.isRepeatable {
         throw CLIError.usage("option --\(name) was given more than once", code: "invalid_argument")
       }

@@ -1,12 +1,15 @@
 import Foundation
 
 /// The JSON conventions of every executable: camelCase keys, sorted so output is stable,
-/// pretty-printed, slashes unescaped, UTF-8.
+/// pretty-printed, slashes unescaped, UTF-8; a `Date` (an instant) as ISO 8601 in UTC
+/// (`2026-12-20T16:05:00Z`). Times that belong to a place are encoded by their models with the
+/// place's UTC offset instead (CLI.md "Values").
 public enum JSONOutput {
   /// An encoder configured for command output.
   public static func makeEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
     return encoder
   }
 

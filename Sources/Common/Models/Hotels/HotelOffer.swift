@@ -170,6 +170,9 @@ public struct HotelSearchRequest: Hashable, Sendable, Codable {
   public static let maxGuests = 20
   public static let maxRooms = 9
   public static let maxNights = 30
+  /// The furthest check-in a search or booking may ask for, in days after today (hotels, like
+  /// airlines, sell about a year out).
+  public static let maxDaysAhead = 365
   public static let maxRadiusKm = 500.0
   public static let defaultRadiusKm = 10.0
 
