@@ -11,6 +11,15 @@ import Testing
       iata: "LAX", airportName: "Los Angeles International Airport", city: "Los Angeles", countryCode: "US",
       timeZoneIdentifier: "America/Los_Angeles")
   ]
+  static let abroad =
+    sites + [
+      CarSite(
+        iata: "SFO", airportName: "San Francisco International Airport", city: "San Francisco", countryCode: "US",
+        timeZoneIdentifier: "America/Los_Angeles"),
+      CarSite(
+        iata: "LHR", airportName: "London Heathrow Airport", city: "London", countryCode: "GB",
+        timeZoneIdentifier: "Europe/London"),
+    ]
 
   let backend: TestBackend
   let token: String
@@ -21,12 +30,14 @@ import Testing
     try backend.addCard(token: token)
   }
 
-  func engine(token: String? = nil, services: BackendServices? = nil) throws -> CarRentalEngine {
+  func engine(token: String? = nil, services: BackendServices? = nil, sites: [CarSite] = Self.sites) throws
+    -> CarRentalEngine
+  {
     let services = services ?? backend.services
     let clock = backend.clock
     let session = token ?? self.token
     return CarRentalEngine(
-      inventory: try CarInventory(sites: Self.sites), promotions: try CarPromotions(),
+      inventory: try CarInventory(sites: sites), promotions: try CarPromotions(),
       rentals: SQLiteCarRentals(database: services.database), now: { clock.withLock { $0 } }, isMember: { true },
       ledger: services.ledger, token: { session })
   }
@@ -119,6 +130,34 @@ import Testing
       errorCode {
         _ = try engine(token: "0000").book(CarBookingRequest(offerID: first.id, driverName: "Ada Lovelace"))
       } == "not_signed_in")
+  }
+
+  /// A hand-made id goes through the same rules as search: one-way policy, opening hours, horizon.
+  @Test func handMadeOfferIDs_areCheckedLikeSearch() throws {
+    let engine = try engine(sites: Self.abroad)
+    func code(_ id: String) -> String? {
+      errorCode { _ = try engine.book(CarBookingRequest(offerID: id, driverName: "Ada Lovelace")) }
+    }
+    // Budget Wheels rents no one-way; Zephyr one-way only within the US.
+    #expect(code("car_budgetwheels_LAX_SFO_MBMN_202612201000_202612271000_-_9999999USD") == "one_way_not_allowed")
+    #expect(code("car_zephyr_LAX_LHR_CDAR_202612201000_202612271000_-_9999999USD") == "one_way_not_allowed")
+    // Budget Wheels at LAX opens 05:30–23:30 (pick-up and drop-off).
+    #expect(code("car_budgetwheels_LAX_LAX_MBMN_202612200300_202612271000_-_9999999USD") == "outside_opening_hours")
+    #expect(code("car_budgetwheels_LAX_LAX_MBMN_202612201000_202612270300_-_9999999USD") == "outside_opening_hours")
+    // More than 330 days ahead (the clock is 2026-09-21).
+    #expect(code("car_zephyr_LAX_LAX_CDAR_209912201000_209912271000_-_9999999USD") == "pickup_too_far")
+    #expect(code("car_zephyr_LAX_LAX_CDAR_202708201000_202708271000_-_9999999USD") == "pickup_too_far")
+    // A code the fleet lacks.
+    #expect(code("car_zephyr_LAX_LAX_MBMN_202612201000_202612271000_-_9999999USD") == "invalid_offer_id")
+    // Within the rules, a one-way id books at the price search gives (with its fee).
+    let query = CarSearchQuery(
+      pickupPlace: "LAX", dropoffPlace: "SFO", pickup: try LocalDateTime(parsing: "2026-12-20T10:00"),
+      dropoff: try LocalDateTime(parsing: "2026-12-27T10:00"), classPattern: try ACRISSPattern("CDAR"),
+      company: "zephyr", limit: 1)
+    let offer = try #require(try engine.search(query).offers.first)
+    #expect(offer.lines.contains { $0.kind == .oneWayFee })
+    #expect(try engine.book(CarBookingRequest(offerID: offer.id, driverName: "Ada Lovelace")).total == offer.total)
+    #expect(try backend.services.ledger.reservations(token: token).count == 1)
   }
 
   @Test func twoConnections_racingForTheLastCar_oneWins() throws {

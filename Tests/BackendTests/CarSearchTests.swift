@@ -101,6 +101,16 @@ import Testing
     #expect(code { _ = try engine.search(try query(company: "nobody")) } == "unknown_company")
   }
 
+  @Test func pickupMoreThan330DaysAhead_isTooFar() throws {
+    // Now is 2026-11-30 16:00 at LAX: the last pick-up date there is 2027-10-26 (330 days on).
+    let engine = try engine()
+    #expect(try !engine.search(try query(from: "2027-10-26T23:00", to: "2027-11-02T10:00")).offers.isEmpty)
+    #expect(
+      code { _ = try engine.search(try query(from: "2027-10-27T10:00", to: "2027-11-03T10:00")) } == "pickup_too_far")
+    #expect(
+      code { _ = try engine.search(try query(from: "2099-12-20T10:00", to: "2099-12-27T10:00")) } == "pickup_too_far")
+  }
+
   @Test func sixtyDays_isAccepted() throws {
     #expect(try !engine().search(try query(to: "2027-02-18T10:00")).offers.isEmpty)
   }
@@ -122,8 +132,10 @@ import Testing
     #expect(result.offers.allSatisfy { $0.lines.contains { $0.kind == .oneWayFee } })
     #expect(!result.offers.contains { $0.company.id == "budgetwheels" })
     #expect(result.notices.contains { $0.contains("Budget Wheels does not rent one-way") })
+    // No company takes a car back across the Atlantic: each says so instead.
     let abroad = try engine().search(try query("LAX", dropoff: "LHR", pattern: "****"))
-    #expect(abroad.offers.allSatisfy { !$0.company.oneWay.sameCountryOnly })
+    #expect(abroad.offers.isEmpty)
+    #expect(abroad.notices.contains { $0.contains("Orbit Mobility rents one-way only within US") })
   }
 
   @Test func classPattern_filters() throws {

@@ -110,6 +110,29 @@ import Testing
     #expect(try search(["--class", "CDAR", "--company", "zephyr"]).first?["carsAvailable"] as? Int == free)
   }
 
+  /// Hand-made offer ids meet the same rules as search: nothing is booked or charged.
+  @Test func book_handMadeOfferIDs_areRefusedLikeSearch() throws {
+    try signUpWithCard()
+    let compact = [Self.period.0, Self.period.1].map { $0.filter(\.isNumber) }
+    let cases: [(String, Int32, String)] = [
+      ("car_budgetwheels_LAX_JFK_MBMN_\(compact[0])_\(compact[1])_-_16141USD", 1, "one_way_not_allowed"),
+      ("car_zephyr_LAX_LHR_CDAR_\(compact[0])_\(compact[1])_-_16141USD", 1, "one_way_not_allowed"),
+      (
+        "car_budgetwheels_LAX_LAX_MBMN_\(compact[0].prefix(8))0300_\(compact[1])_-_16141USD", 1, "outside_opening_hours"
+      ),
+      ("car_zephyr_LAX_LAX_CDAR_209912201000_209912271000_-_16141USD", 2, "pickup_too_far"),
+    ]
+    for (id, status, code) in cases {
+      let result = try cars(["book", id, "--driver", "Ada Lovelace", "--json"])
+      #expect(result.status == status, "\(id): \(result.stderr)")
+      #expect(result.stdout.contains("\"\(code)\""), "\(id): \(result.stdout)")
+    }
+    let far = try cars(["search", "--pickup", "LAX", "--from", "2099-12-20T10:00", "--to", "2099-12-27T10:00"])
+    #expect(far.status == 2)
+    #expect(far.stderr.contains("more than 330 days ahead"))
+    #expect(!(try account(["trips", "list", "--json"]).stdout.contains("\"car\"")))
+  }
+
   @Test func book_notSignedIn_exitsOne() throws {
     let offer = try #require(try search(["--limit", "1"]).first)
     let result = try cars(["book", offer["id"] as? String ?? "", "--driver", "Ada Lovelace"])

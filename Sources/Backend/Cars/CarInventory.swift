@@ -24,7 +24,8 @@ public struct CarSite: Hashable, Sendable {
 struct CarRentalSpec: Decodable, Sendable {
   struct OneWay: Decodable, Sendable {
     var allowed: Bool
-    var sameCountryOnly: Bool
+    /// Absent = `true`: one-way rentals stay within the pick-up country unless a company says otherwise.
+    var sameCountryOnly: Bool?
     var fee: String
   }
 
@@ -117,7 +118,7 @@ public struct CarInventory: Sendable {
       let company = RentalCompany(
         id: entry.id, name: entry.name,
         oneWay: OneWayPolicy(
-          allowed: entry.oneWay.allowed, sameCountryOnly: entry.oneWay.sameCountryOnly,
+          allowed: entry.oneWay.allowed, sameCountryOnly: entry.oneWay.sameCountryOnly ?? true,
           fee: Money(amount: fee, currency: spec.rateCurrency)))
       companies.append(company)
       companyFactors[entry.id] = try Self.decimal(entry.rateFactor, "rateFactor of \(entry.id)")

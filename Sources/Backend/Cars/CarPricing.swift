@@ -22,6 +22,9 @@ public enum CarPricing {
   public static let graceMinutes = 29
   /// The longest rental, in charged days.
   public static let maximumDays = 60
+  /// The furthest pick-up, in days after today at the desk (local dates; the same horizon as flights,
+  /// ``FlightSearchRequest/maximumDaysAhead``).
+  public static let maximumDaysAhead = FlightSearchRequest.maximumDaysAhead
 
   /// Charged days from `pickup` to `dropoff` (local wall-clock times); 0 when the drop-off is not
   /// after the pick-up.

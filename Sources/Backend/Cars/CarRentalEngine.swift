@@ -206,24 +206,7 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     var closed: [String] = []
     var candidates: [(desk: CarDesk, dropoff: CarDesk, from: Date, until: Date)] = []
     for desk in desks {
-      guard let from = instant(query.pickup, at: desk.location) else {
-        throw ServiceError.invalid(
-          "invalid_date_time",
-          "pick-up \(query.pickup) does not exist at \(desk.location.id) (clocks change for daylight saving): "
-            + "choose another time")
-      }
-      guard from >= now else {
-        throw ServiceError.invalid(
-          "pickup_in_past",
-          "pick-up \(query.pickup) is in the past at \(desk.location.id) (now \(LocalDateTime(now, in: desk.location.timeZone)) there): "
-            + "expected a future local date-time")
-      }
-      guard desk.hours.isOpen(at: query.pickup) else {
-        closed.append(
-          "\(desk.company.name) at \(desk.location.id) is \(desk.hours.describeDay(of: query.pickup)) "
-            + "(pick-up \(query.pickup))")
-        continue
-      }
+      let from = try pickupInstant(query.pickup, at: desk, now: now)
       var dropoffDesk = desk
       if let dropoffDesks {
         let own = dropoffDesks.filter { $0.company.id == desk.company.id }
@@ -231,36 +214,22 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
           notices.append("\(desk.company.name) has no desk at \(dropoffMatch?.displayName ?? "the drop-off place")")
           continue
         }
-        if chosen.location.id != desk.location.id {
-          let policy = desk.company.oneWay
-          if !policy.allowed {
-            notices.append("\(desk.company.name) does not rent one-way")
-            continue
-          }
-          if policy.sameCountryOnly && chosen.location.countryCode != desk.location.countryCode {
-            notices.append("\(desk.company.name) rents one-way only within \(desk.location.countryCode)")
-            continue
-          }
-        }
         dropoffDesk = chosen
       }
-      guard dropoffDesk.hours.isOpen(at: query.dropoff) else {
-        closed.append(
-          "\(desk.company.name) at \(dropoffDesk.location.id) is \(dropoffDesk.hours.describeDay(of: query.dropoff)) "
-            + "(drop-off \(query.dropoff))")
+      if let rejection = rejection(desk: desk, dropoffDesk: dropoffDesk, pickup: query.pickup, dropoff: query.dropoff) {
+        if rejection.code == Self.outsideOpeningHours {
+          closed.append(rejection.message)
+        } else {
+          notices.append(rejection.message)
+        }
         continue
       }
-      guard let until = instant(query.dropoff, at: dropoffDesk.location) else {
-        throw ServiceError.invalid(
-          "invalid_date_time",
-          "drop-off \(query.dropoff) does not exist at \(dropoffDesk.location.id) (clocks change for daylight saving): "
-            + "choose another time")
-      }
+      let until = try dropoffInstant(query.dropoff, at: dropoffDesk)
       candidates.append((desk, dropoffDesk, from, until))
     }
     if candidates.isEmpty && !closed.isEmpty {
       throw ServiceError.refused(
-        "outside_opening_hours", "no desk is open at those times: " + closed.joined(separator: "; "))
+        Self.outsideOpeningHours, "no desk is open at those times: " + closed.joined(separator: "; "))
     }
     notices += closed
     let days = CarPricing.chargedDays(from: query.pickup, to: query.dropoff)
@@ -307,12 +276,17 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       let dropoffDesk = inventory.desks(at: id.dropoffLocationID).first(where: { $0.company.id == id.companyID })
     else { throw unknown }
     try Self.validatePeriod(id.pickup, id.dropoff)
-    guard let from = id.pickup.instant(in: desk.location.timeZone),
-      let until = id.dropoff.instant(in: dropoffDesk.location.timeZone)
-    else { throw unknown }
+    // The same rules as `search` (horizon, opening hours, one-way policy), so a hand-made id books
+    // nothing search would not offer.
+    guard let from = instant(id.pickup, at: desk.location) else { throw unknown }
     guard from > now() else {
       throw ServiceError.refused("offer_expired", "the pick-up time of \(request.offerID) has passed: search again")
     }
+    _ = try pickupInstant(id.pickup, at: desk, now: now())
+    if let rejection = rejection(desk: desk, dropoffDesk: dropoffDesk, pickup: id.pickup, dropoff: id.dropoff) {
+      throw ServiceError.refused(rejection.code, "cannot book \(request.offerID): \(rejection.message)")
+    }
+    guard let until = instant(id.dropoff, at: dropoffDesk.location) else { throw unknown }
     guard let ledger else {
       throw ServiceError(.unavailable, code: "no_backend", message: "booking needs the reservations store")
     }
@@ -353,6 +327,84 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
         context.db, reservationID: context.reservationID, desk: desk, dropoffLocationID: dropoffDesk.location.id,
         acriss: id.acriss, from: from, until: until)
     }
+  }
+
+  /// The code of a refusal because a desk is closed at the pick-up or drop-off time.
+  static let outsideOpeningHours = "outside_opening_hours"
+
+  /// Why a company cannot rent from `desk` to `dropoffDesk` for the period: `code` (snake_case,
+  /// for `book`'s refusal) and `message` (search's notice). Nil when it can.
+  ///
+  /// Checks, in order: the pick-up desk open at `pickup`, the company's one-way policy when the
+  /// desks differ (`one_way_not_allowed`), the drop-off desk open at `dropoff`
+  /// (`outside_opening_hours`). Times are local to each desk.
+  func rejection(desk: CarDesk, dropoffDesk: CarDesk, pickup: LocalDateTime, dropoff: LocalDateTime) -> (
+    code: String, message: String
+  )? {
+    guard desk.hours.isOpen(at: pickup) else {
+      return (
+        Self.outsideOpeningHours,
+        "\(desk.company.name) at \(desk.location.id) is \(desk.hours.describeDay(of: pickup)) (pick-up \(pickup))"
+      )
+    }
+    if dropoffDesk.location.id != desk.location.id {
+      let policy = desk.company.oneWay
+      if !policy.allowed {
+        return ("one_way_not_allowed", "\(desk.company.name) does not rent one-way")
+      }
+      if policy.sameCountryOnly && dropoffDesk.location.countryCode != desk.location.countryCode {
+        return ("one_way_not_allowed", "\(desk.company.name) rents one-way only within \(desk.location.countryCode)")
+      }
+    }
+    guard dropoffDesk.hours.isOpen(at: dropoff) else {
+      return (
+        Self.outsideOpeningHours,
+        "\(desk.company.name) at \(dropoffDesk.location.id) is \(dropoffDesk.hours.describeDay(of: dropoff)) "
+          + "(drop-off \(dropoff))"
+      )
+    }
+    return nil
+  }
+
+  /// The pick-up instant at `desk`.
+  /// - Throws: ``ServiceError`` (invalid input) `invalid_date_time` in a daylight-saving gap,
+  ///   `pickup_in_past` before `now`, `pickup_too_far` on a local date more than
+  ///   ``CarPricing/maximumDaysAhead`` days after today at the desk.
+  func pickupInstant(_ pickup: LocalDateTime, at desk: CarDesk, now: Date) throws -> Date {
+    guard let from = instant(pickup, at: desk.location) else {
+      throw ServiceError.invalid(
+        "invalid_date_time",
+        "pick-up \(pickup) does not exist at \(desk.location.id) (clocks change for daylight saving): "
+          + "choose another time")
+    }
+    guard from >= now else {
+      throw ServiceError.invalid(
+        "pickup_in_past",
+        "pick-up \(pickup) is in the past at \(desk.location.id) (now \(LocalDateTime(now, in: desk.location.timeZone)) there): "
+          + "expected a future local date-time")
+    }
+    let last = LocalDate(now, in: desk.location.timeZone).adding(days: CarPricing.maximumDaysAhead)
+    guard
+      pickup
+        < LocalDateTime(year: last.year, month: last.month, day: last.day, hour: 0, minute: 0).adding(minutes: 1440)
+    else {
+      throw ServiceError.invalid(
+        "pickup_too_far",
+        "pick-up \(pickup) is more than \(CarPricing.maximumDaysAhead) days ahead: "
+          + "expected a pick-up date up to \(last) (local time at \(desk.location.id))")
+    }
+    return from
+  }
+
+  /// The drop-off instant at `desk`; throws ``ServiceError`` `invalid_date_time` in a daylight-saving gap.
+  func dropoffInstant(_ dropoff: LocalDateTime, at desk: CarDesk) throws -> Date {
+    guard let until = instant(dropoff, at: desk.location) else {
+      throw ServiceError.invalid(
+        "invalid_date_time",
+        "drop-off \(dropoff) does not exist at \(desk.location.id) (clocks change for daylight saving): "
+          + "choose another time")
+    }
+    return until
   }
 
   /// The instant of a wall-clock time at `location` (nil in a daylight-saving gap).
