@@ -68,6 +68,18 @@ import Testing
     ),
     (["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["short"], "password is too short"),
     (["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], [], "password is missing"),
+    (
+      ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["          "],
+      "password is only whitespace"
+    ),
+    (
+      ["--email", "ada@example.com", "--first-name", "\u{1B}[31mRED\u{1B}[0m", "--last-name", "L"], ["correct horse"],
+      "First Name contains a control character"
+    ),
+    (
+      ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", String(repeating: "x", count: 300)],
+      ["correct horse"], "Last Name is 300 characters long"
+    ),
   ])
   func signup_badInput_exitsTwoAndCreatesNothing(arguments: [String], input: [String], message: String) {
     let harness = Harness()
@@ -175,6 +187,18 @@ import Testing
     let last = harness.run(["profile", "--last-name", ""])
     #expect(last.status == 2)
     #expect(last.stderr == "error: Last Name is missing\n")
+  }
+
+  @Test func profile_controlCharactersOrLongNames_exitTwoAndChangeNothing() {
+    let harness = Harness()
+    harness.signedInAda()
+    for name in ["\u{1B}[31mRED\u{1B}[0m", "Ada\tB", String(repeating: "a", count: 101)] {
+      let outcome = harness.run(["profile", "--first-name", name])
+      #expect(outcome.status == 2)
+      #expect(outcome.stderr.hasPrefix("error: First Name "), "\(outcome.stderr)")
+      #expect(!outcome.stderr.contains("\u{1B}"))
+    }
+    #expect(harness.services.profileUpdates.isEmpty)
   }
 
   // MARK: preferences

@@ -31,6 +31,15 @@ import Testing
     #expect(result.failure?.localizedDescription == "First Name is missing")
   }
 
+  @Test func result_controlCharacterInName_failsWithInvalidName() {
+    let editor = ProfileEditorViewModel(profile: Self.ada)
+    let result = editor.result.record()
+    editor.lastNameChanged(" King\u{1B}[0m ")
+    editor.save()
+    #expect(result.values.isEmpty)
+    #expect(result.failure?.code == "invalid_name")
+  }
+
   @Test func result_blankLastName_failsWithLastNameMissing() {
     let editor = ProfileEditorViewModel(profile: Self.ada)
     let result = editor.result.record()

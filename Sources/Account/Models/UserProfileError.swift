@@ -8,6 +8,9 @@ public enum UserProfileError: Error, Equatable, Sendable, LocalizedError {
   case firstNameMissing
   /// The last name is empty after trimming whitespace.
   case lastNameMissing
+  /// A name with a control character or too long (``AccountInputRules/nameProblem(_:field:)``):
+  /// its snake_case code and English message.
+  case invalidName(code: String, message: String)
 
   public var errorDescription: String? { message(in: .english) }
 
@@ -16,6 +19,7 @@ public enum UserProfileError: Error, Equatable, Sendable, LocalizedError {
     switch self {
     case .firstNameMissing: strings[.profileFirstNameMissing]
     case .lastNameMissing: strings[.profileLastNameMissing]
+    case .invalidName(_, let message): message
     }
   }
 
@@ -24,6 +28,7 @@ public enum UserProfileError: Error, Equatable, Sendable, LocalizedError {
     switch self {
     case .firstNameMissing: "first_name_missing"
     case .lastNameMissing: "last_name_missing"
+    case .invalidName(let code, _): code
     }
   }
 
@@ -35,7 +40,8 @@ public enum UserProfileError: Error, Equatable, Sendable, LocalizedError {
 public enum ProfileRules {
   /// `profile` with first and last name trimmed of whitespace and newlines.
   /// - Throws: ``UserProfileError/firstNameMissing`` or ``UserProfileError/lastNameMissing``
-  ///   (first name checked first) when a name is blank.
+  ///   (first name checked first) when a name is blank; ``UserProfileError/invalidName(code:message:)``
+  ///   for a control character or more than 100 characters.
   public static func validated(_ profile: UserProfile) throws(UserProfileError) -> UserProfile {
     var trimmed = profile
     trimmed.firstName = profile.firstName.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -43,6 +49,11 @@ public enum ProfileRules {
     trimmed.email = profile.email.trimmingCharacters(in: .whitespacesAndNewlines)
     if trimmed.firstName.isEmpty { throw .firstNameMissing }
     if trimmed.lastName.isEmpty { throw .lastNameMissing }
+    for (name, field) in [(trimmed.firstName, "First Name"), (trimmed.lastName, "Last Name")] {
+      if let problem = AccountInputRules.nameProblem(name, field: field) {
+        throw .invalidName(code: problem.code, message: problem.message)
+      }
+    }
     return trimmed
   }
 }
@@ -68,11 +79,9 @@ public enum SignUpRules {
     return email
   }
 
-  /// - Throws: `password_too_short` when `password` has fewer than 10 characters.
+  /// - Throws: `password_too_short` when `password` has fewer than 10 characters, `password_blank`
+  ///   when they are all whitespace (``AccountInputRules/checkPassword(_:)``).
   public static func checkPassword(_ password: String) throws {
-    guard password.count >= minimumPasswordLength else {
-      throw ServiceError.invalid(
-        "password_too_short", "password is too short: use at least \(minimumPasswordLength) characters")
-    }
+    try AccountInputRules.checkPassword(password)
   }
 }

@@ -44,11 +44,7 @@ public final class Accounts: AccountService, @unchecked Sendable {
     try serviceCall {
       let email = try Self.normalizedEmail(email)
       let (first, last) = try Self.names(firstName, lastName)
-      guard password.count >= Self.minimumPasswordLength else {
-        throw ServiceError.invalid(
-          "password_too_short",
-          "password is \(password.count) characters long: use at least \(Self.minimumPasswordLength) characters")
-      }
+      try AccountInputRules.checkPassword(password)
       let hash = try hasher.hash(password)
       try db.write { db in
         if try db.queryOne("SELECT 1 FROM users WHERE email = ?", email) != nil { throw Self.emailTaken(email) }
@@ -225,6 +221,8 @@ public final class Accounts: AccountService, @unchecked Sendable {
     let last = last.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !first.isEmpty else { throw ServiceError.invalid("first_name_missing", "First Name is missing") }
     guard !last.isEmpty else { throw ServiceError.invalid("last_name_missing", "Last Name is missing") }
+    if let problem = AccountInputRules.nameProblem(first, field: "First Name") { throw problem }
+    if let problem = AccountInputRules.nameProblem(last, field: "Last Name") { throw problem }
     return (first, last)
   }
 

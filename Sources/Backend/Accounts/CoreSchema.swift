@@ -86,6 +86,9 @@ public enum CoreSchema {
         CREATE UNIQUE INDEX reservations_idempotency ON reservations(user_id, idempotency_key)
           WHERE idempotency_key IS NOT NULL;
         CREATE INDEX reservations_by_user ON reservations(user_id, created_at);
-        """)
+        """),
+    // What an idempotency key was used for (``BookingRequest/fingerprint``), so that a key reused
+    // for another request is refused instead of answering with the first reservation.
+    Migration(id: "core.002", sql: "ALTER TABLE reservations ADD COLUMN idempotency_fingerprint TEXT;"),
   ]
 }

@@ -32,6 +32,12 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
         "the offer is for \(id.adults) adult(s) but \(request.passengers.count) passenger(s) were given: expected one per adult"
       )
     }
+    var seen = Set<String>()
+    if let twice = request.passengers.first(where: { !seen.insert($0.description.lowercased()).inserted }) {
+      throw ServiceError.invalid(
+        "duplicate_passenger",
+        "passenger \(twice) is given twice: each passenger of a booking must be a different person")
+    }
     // Concurrent buyers may raise the price between the check and the transaction: retry at the
     // new price while it stays within the quote.
     var attempt = 0
@@ -67,7 +73,8 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
     let booking = BookingRequest(
       token: token, kind: .flight, cardID: request.cardID, idempotencyKey: request.idempotencyKey, total: total,
       summary: summary, startsAt: current.outbound.departure.instant,
-      endsAt: (current.inbound ?? current.outbound).arrival.instant, details: details)
+      endsAt: (current.inbound ?? current.outbound).arrival.instant, details: details,
+      fingerprintSource: Self.fingerprintSource(request))
     return try ledger.book(booking) { context in
       let booked = try SQLiteFlightSeats.booked(context.db, flights: id.flights, cabin: id.cabin)
       let now = try engine.offer(id, booked: booked)
@@ -94,16 +101,25 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
     }
   }
 
-  /// The reservation an earlier call made with the same idempotency key, if any.
+  /// What identifies a flight booking for its idempotency key: the quoted offer and the passengers
+  /// (the charged total may move below the quote between retries).
+  static func fingerprintSource(_ request: FlightBookingRequest) -> String {
+    ([request.offerID.description] + request.passengers.map(\.description)).joined(separator: "|")
+  }
+
+  /// The reservation an earlier call made with the same idempotency key for the same request, if
+  /// any; `idempotency_key_reused` when the key was used for another one.
   private func earlierReservation(_ request: FlightBookingRequest, token: String) throws -> Reservation? {
     guard let key = request.idempotencyKey else { return nil }
     let userID = try ledger.accounts.userID(token: token)
     guard
-      let id: String = try ledger.db.queryOne(
-        "SELECT id FROM reservations WHERE user_id = ? AND idempotency_key = ? AND kind = 'flight'", userID, key)?.get(
-          "id")
+      let row = try ledger.db.queryOne(
+        "SELECT * FROM reservations WHERE user_id = ? AND idempotency_key = ?", userID, key)
     else { return nil }
-    return try ledger.reservation(id: id, token: token)
+    let probe = BookingRequest(
+      token: token, kind: .flight, idempotencyKey: key, total: request.offerID.quotedTotal, summary: "",
+      fingerprintSource: Self.fingerprintSource(request))
+    return try ReservationLedger.earlier(row, key: key, for: probe)
   }
 
   /// `SFO → JFK, UA 1478, 2026-12-20` (round trip: `SFO ⇄ JFK, …`).

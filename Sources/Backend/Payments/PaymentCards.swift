@@ -40,10 +40,12 @@ public final class PaymentCards: PaymentCardService, @unchecked Sendable {
       var utc = Calendar(identifier: .gregorian)
       utc.timeZone = TimeZone(identifier: "UTC")!
       try expiry.checkNotExpired(today: environment.now(), calendar: utc)
+      try expiry.checkNotTooFarAhead(today: environment.now(), calendar: utc)
       try PaymentCardValidation.validateCVC(card.cvc, brand: brand)
       let id = try Identifiers.make("card")
       let sealed = try vault.seal(Data(number.utf8), context: id)
       return try db.write { db in
+        try checkNotAdded(number, brand: brand, userID: userID, db)
         let existing: Int64 =
           try db.queryOne(
             "SELECT count(*) FROM cards WHERE user_id = ? AND removed_at IS NULL", userID)?.get(at: 0) ?? 0
@@ -90,6 +92,25 @@ public final class PaymentCards: PaymentCardService, @unchecked Sendable {
   }
 
   // MARK: Helpers
+
+  /// Throws `card_already_added` (`.refused`) when the user has an active card with `number`:
+  /// only the cards of the same brand and last four digits are unsealed and compared.
+  func checkNotAdded(_ number: String, brand: PaymentCardValidation.Brand, userID: Int64, _ db: Database) throws {
+    let last4 = String(number.suffix(4))
+    let candidates = try db.query(
+      "SELECT id, pan_sealed FROM cards WHERE user_id = ? AND brand = ? AND last4 = ? AND removed_at IS NULL", userID,
+      brand.rawValue, last4)
+    for row in candidates {
+      let id: String = try row.get("id")
+      let pan = try vault.unseal(try row.get("pan_sealed"), context: id)
+      if Crypto.constantTimeEqual(pan, Data(number.utf8)) {
+        throw ServiceError.refused(
+          "card_already_added",
+          "\(PaymentCardValidation.masked(brand: brand, last4: last4)) is already on your account as \(id): "
+            + "see account cards list")
+      }
+    }
+  }
 
   static func activeCard(_ id: String, userID: Int64, _ db: Database) throws -> PaymentCard {
     guard

@@ -21,11 +21,21 @@ public struct BookingRequest: Sendable {
   public var endsAt: Date?
   /// The kind's own fields, stored as JSON and given back in ``Reservation/details``.
   public var details: [String: JSONValue]
+  /// What identifies the request for its idempotency key: a retry whose fingerprint differs is
+  /// refused (`idempotency_key_reused`). `nil` uses the summary (what was booked, its place and
+  /// dates; not the total, which a re-priced retry may change); flights pass the offer id and
+  /// passengers.
+  public var fingerprintSource: String?
+
+  /// The kind followed by ``fingerprintSource`` or, without one, the summary.
+  public var fingerprint: String { "\(kind.rawValue)|" + (fingerprintSource ?? summary) }
 
   public init(
     token: String, kind: ReservationKind, cardID: String? = nil, idempotencyKey: String? = nil, total: Money,
-    summary: String, startsAt: Date? = nil, endsAt: Date? = nil, details: [String: JSONValue] = [:]
+    summary: String, startsAt: Date? = nil, endsAt: Date? = nil, details: [String: JSONValue] = [:],
+    fingerprintSource: String? = nil
   ) {
+    self.fingerprintSource = fingerprintSource
     self.token = token
     self.kind = kind
     self.cardID = cardID
@@ -119,7 +129,8 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
   /// - Throws: `not_signed_in`/`session_expired`; what `take` throws (`sold_out`,
   ///   `price_changed`); `no_payment_card`, `card_not_found`, `card_declined`,
   ///   `insufficient_funds`, `card_expired`; `invalid_total` for an unknown currency or a negative
-  ///   total; `idempotency_key_reused` when the key was used for another kind.
+  ///   total; `idempotency_key_reused` (`.invalidInput`) when the key was used for another
+  ///   request (another ``BookingRequest/fingerprint``).
   public func book(_ request: BookingRequest, take: (BookingContext) throws -> Void) throws -> Reservation {
     try serviceCall {
       let userID = try accounts.userID(token: request.token)
@@ -133,12 +144,7 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
         if let key = request.idempotencyKey,
           let row = try db.queryOne("SELECT * FROM reservations WHERE user_id = ? AND idempotency_key = ?", userID, key)
         {
-          let first = try Self.reservation(row)
-          guard first.kind == request.kind else {
-            throw ServiceError.refused(
-              "idempotency_key_reused", "idempotency key \(key) was already used for a \(first.kind.rawValue) booking")
-          }
-          return first
+          return try Self.earlier(row, key: key, for: request)
         }
         let now = environment.now()
         let id = try Identifiers.make("res")
@@ -152,11 +158,12 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
         try db.run(
           """
           INSERT INTO reservations (id, user_id, kind, status, total_minor, currency, created_at, summary, locator,
-            starts_at, ends_at, details, payment_id, idempotency_key)
-          VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            starts_at, ends_at, details, payment_id, idempotency_key, idempotency_fingerprint)
+          VALUES (?, ?, ?, 'confirmed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           id, userID, request.kind.rawValue, total.minorUnits, total.currencyCode, now, request.summary, locator,
-          request.startsAt, request.endsAt, details, paymentID, request.idempotencyKey)
+          request.startsAt, request.endsAt, details, paymentID, request.idempotencyKey,
+          request.idempotencyKey == nil ? nil : request.fingerprint)
         return Reservation(
           id: id, kind: request.kind, status: .confirmed, total: total, createdAt: now, summary: request.summary,
           locator: locator, startsAt: request.startsAt, endsAt: request.endsAt, details: request.details)
@@ -234,6 +241,20 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
   }
 
   // MARK: Helpers
+
+  /// The reservation `row` (found by `key`) if it was made for the same request, else
+  /// `idempotency_key_reused`. Rows from before fingerprints were stored compare by kind.
+  static func earlier(_ row: Row, key: String, for request: BookingRequest) throws -> Reservation {
+    let first = try reservation(row)
+    let stored: String? = try row.get("idempotency_fingerprint")
+    guard first.kind == request.kind, stored == nil || stored == request.fingerprint else {
+      throw ServiceError.invalid(
+        "idempotency_key_reused",
+        "idempotency key \(key) was already used for another booking (\(first.summary)): use a new key for a new booking"
+      )
+    }
+    return first
+  }
 
   /// A locator no reservation has yet (checked in the open transaction).
   static func freshLocator(_ db: Database) throws -> String {

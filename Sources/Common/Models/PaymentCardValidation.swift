@@ -152,11 +152,16 @@ public enum PaymentCardValidation {
   }
 
   /// Checks a card number and returns its digits and brand. Order of standards.md §4: brand from
-  /// the prefix, then the length for the brand, then Luhn.
-  /// - Throws: `invalid_card_number` (not digits, wrong length for the brand, or "card number
-  ///   fails the Luhn check").
+  /// the prefix, then the length for the brand, then Luhn. A number of one repeated digit
+  /// (`0000 0000 0000 0000`, which passes Luhn) is refused first: no issuer assigns one.
+  /// - Throws: `invalid_card_number` (not digits, one repeated digit, wrong length for the brand,
+  ///   or "card number fails the Luhn check").
   public static func validateNumber(_ input: String) throws -> (number: String, brand: Brand) {
     let number = try normalizedNumber(input)
+    guard Set(number).count > 1 else {
+      throw ServiceError.invalid(
+        "invalid_card_number", "card number is one digit repeated: enter the number printed on the card")
+    }
     let brand = brand(of: number)
     guard brand.lengths.contains(number.count) else {
       throw ServiceError.invalid(
@@ -219,7 +224,8 @@ public enum PaymentCardValidation {
   /// - Parameters:
   ///   - today: the instant whose local date decides whether the card has expired.
   ///   - calendar: the calendar and time zone of "local" (default: the user's current one).
-  /// - Throws: `invalid_card_number`, `invalid_expiry`, `card_expired`, `invalid_cvc` (all
+  /// - Throws: `invalid_card_number`, `invalid_expiry` (also more than
+  ///   ``CardExpiry/maximumYearsAhead`` years ahead), `card_expired`, `invalid_cvc` (all
   ///   ``ServiceError/Kind/invalidInput``), checked in that order.
   public static func validate(
     number: String, expiry: String, cvc: String, today: Date = Date(), calendar: Calendar = .current
@@ -227,6 +233,7 @@ public enum PaymentCardValidation {
     let (digits, brand) = try validateNumber(number)
     let parsed = try CardExpiry(parsing: expiry)
     try parsed.checkNotExpired(today: today, calendar: calendar)
+    try parsed.checkNotTooFarAhead(today: today, calendar: calendar)
     try validateCVC(cvc, brand: brand)
     return ValidatedCard(
       number: digits, brand: brand, expiry: parsed, cvc: cvc.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -288,6 +295,22 @@ public struct CardExpiry: Hashable, Sendable, Codable, CustomStringConvertible {
     let now = calendar.dateComponents([.year, .month], from: today)
     guard let currentYear = now.year, let currentMonth = now.month else { return false }
     return (year, month) >= (currentYear, currentMonth)
+  }
+
+  /// The most years after today an expiry may lie (issuers print 3 to 5; 20 leaves room and
+  /// refuses typos such as `12/99`).
+  public static let maximumYearsAhead = 20
+
+  /// - Throws: `invalid_expiry` when the expiry month is more than ``maximumYearsAhead`` years
+  ///   after the month of `today` in `calendar`.
+  public func checkNotTooFarAhead(today: Date, calendar: Calendar = .current) throws {
+    let now = calendar.dateComponents([.year, .month], from: today)
+    guard let currentYear = now.year, let currentMonth = now.month else { return }
+    guard (year, month) <= (currentYear + Self.maximumYearsAhead, currentMonth) else {
+      throw ServiceError.invalid(
+        "invalid_expiry",
+        "expiry \(self) is more than \(Self.maximumYearsAhead) years ahead: check the MM/YY printed on the card")
+    }
   }
 
   /// - Throws: `card_expired` ("card expired 09/24") when the card no longer works on `today`.
