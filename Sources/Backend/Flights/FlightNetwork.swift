@@ -136,16 +136,40 @@ public final class FlightNetwork: Sendable {
   let carrierIndex: [String: Int32]
 
   /// Generates the schedule of `input` (see the type's documentation for the model).
+  ///
+  /// Works on integer indices throughout (airports in IATA order, carriers in code order), so
+  /// the world's 67,000 routes take a few milliseconds; the result is the same as comparing and
+  /// hashing the codes themselves.
   public init(_ input: FlightNetworkInput) {
+    // Each route's airports as indices into `input.airports` (first of its code), once.
+    var inputAirportIndex: [String: Int32] = [:]
+    inputAirportIndex.reserveCapacity(input.airports.count)
+    for (index, airport) in input.airports.enumerated() where inputAirportIndex[airport.iata] == nil {
+      inputAirportIndex[airport.iata] = Int32(index)
+    }
+    var used = [Bool](repeating: false, count: input.airports.count)
+    var routeEnds = [(origin: Int32, destination: Int32)](repeating: (-1, -1), count: input.routes.count)
+    for (index, route) in input.routes.enumerated() {
+      let origin = inputAirportIndex[route.origin] ?? -1
+      let destination = inputAirportIndex[route.destination] ?? -1
+      if origin >= 0 { used[Int(origin)] = true }
+      if destination >= 0 { used[Int(destination)] = true }
+      routeEnds[index] = (origin, destination)
+    }
+
     // Airports with a known time zone, in IATA order.
     var zoneIndex: [String: Int32] = [:]
     var zones: [ZoneClock] = []
     var airports: [Airport] = []
     var airportIndex: [String: Int32] = [:]
-    let usedCodes = Set(input.routes.flatMap { [$0.origin, $0.destination] })
-    for airport in input.airports.sorted(by: { $0.iata < $1.iata })
-    where usedCodes.contains(airport.iata) && airportIndex[airport.iata] == nil {
-      guard let timeZone = TimeZone(identifier: airport.timeZone) else { continue }
+    // The network index of each code's first input airport (-1: not in the network).
+    var networkIndexOfInput = [Int32](repeating: -1, count: input.airports.count)
+    let candidates = input.airports.indices.filter { index in
+      used[Int(inputAirportIndex[input.airports[index].iata]!)]
+    }
+    for inputIndex in candidates.sorted(by: { input.airports[$0].iata < input.airports[$1].iata }) {
+      let airport = input.airports[inputIndex]
+      guard airportIndex[airport.iata] == nil, let timeZone = TimeZone(identifier: airport.timeZone) else { continue }
       let zone: Int32
       if let known = zoneIndex[airport.timeZone] {
         zone = known
@@ -154,6 +178,7 @@ public final class FlightNetwork: Sendable {
         zones.append(ZoneClock(timeZone: timeZone))
         zoneIndex[airport.timeZone] = zone
       }
+      networkIndexOfInput[Int(inputAirportIndex[airport.iata]!)] = Int32(airports.count)
       airportIndex[airport.iata] = Int32(airports.count)
       airports.append(
         Airport(
@@ -161,37 +186,67 @@ public final class FlightNetwork: Sendable {
           latitude: airport.latitude, longitude: airport.longitude, zone: zone))
     }
 
-    // Routes: known airline and airports, deduplicated, sorted.
-    struct RouteKey: Hashable, Comparable {
-      var airline: String
+    // Routes: known airline and airports. Airlines get provisional ids, then ranks in code order.
+    var provisionalAirline: [String: Int32] = [:]
+    var airlineCodes: [String] = []
+    var valid: [(airline: Int32, origin: Int32, destination: Int32, route: Int32)] = []
+    valid.reserveCapacity(input.routes.count)
+    for (index, route) in input.routes.enumerated() {
+      let ends = routeEnds[index]
+      guard ends.origin >= 0, ends.destination >= 0 else { continue }
+      let origin = networkIndexOfInput[Int(ends.origin)]
+      let destination = networkIndexOfInput[Int(ends.destination)]
+      guard origin >= 0, destination >= 0, origin != destination else { continue }
+      let airline: Int32
+      if let known = provisionalAirline[route.airline] {
+        airline = known
+      } else {
+        guard input.airlines[route.airline] != nil else {
+          provisionalAirline[route.airline] = -1
+          continue
+        }
+        airline = Int32(airlineCodes.count)
+        airlineCodes.append(route.airline)
+        provisionalAirline[route.airline] = airline
+      }
+      guard airline >= 0 else { continue }
+      valid.append((airline, origin, destination, Int32(index)))
+    }
+    let carrierOrder = airlineCodes.indices.sorted { airlineCodes[$0] < airlineCodes[$1] }
+    let carriers = carrierOrder.map { airlineCodes[$0] }
+    var rankOfProvisional = [Int32](repeating: 0, count: airlineCodes.count)
+    for (rank, provisional) in carrierOrder.enumerated() { rankOfProvisional[provisional] = Int32(rank) }
+    var carrierIndex: [String: Int32] = [:]
+    for (index, code) in carriers.enumerated() { carrierIndex[code] = Int32(index) }
+
+    // Sorted by (carrier, origin, destination) (code order, as airports are in IATA order); the
+    // first route of a key in the input gives the equipment.
+    struct RouteKey {
+      var carrier: Int32
       var origin: Int32
       var destination: Int32
-      static func < (a: RouteKey, b: RouteKey) -> Bool {
-        (a.airline, a.origin, a.destination) < (b.airline, b.origin, b.destination)
-      }
+      var route: Int32
+      var sortKey: UInt64 { UInt64(carrier) << 42 | UInt64(origin) << 21 | UInt64(destination) }
     }
-    var equipmentOf: [RouteKey: [String]] = [:]
-    for route in input.routes {
-      guard input.airlines[route.airline] != nil, let origin = airportIndex[route.origin],
-        let destination = airportIndex[route.destination], origin != destination
-      else { continue }
-      let key = RouteKey(airline: route.airline, origin: origin, destination: destination)
-      if equipmentOf[key] == nil { equipmentOf[key] = route.equipment }
+    var keyed = valid.map {
+      RouteKey(
+        carrier: rankOfProvisional[Int($0.airline)], origin: $0.origin, destination: $0.destination, route: $0.route)
     }
-    let routeKeys = equipmentOf.keys.sorted()
+    keyed.sort { ($0.sortKey, $0.route) < ($1.sortKey, $1.route) }
+    var routeKeys: [RouteKey] = []
+    routeKeys.reserveCapacity(keyed.count)
+    for key in keyed where routeKeys.last?.sortKey != key.sortKey { routeKeys.append(key) }
+
     var degree = [Int](repeating: 0, count: airports.count)
     var pairCarriers: [Int64: Int] = [:]
+    pairCarriers.reserveCapacity(routeKeys.count)
     for key in routeKeys {
       degree[Int(key.origin)] += 1
       degree[Int(key.destination)] += 1
-      let pair = Int64(min(key.origin, key.destination)) << 32 | Int64(max(key.origin, key.destination))
-      pairCarriers[pair, default: 0] += 1
+      pairCarriers[Self.pair(key.origin, key.destination), default: 0] += 1
     }
 
-    // Carriers and aircraft.
-    let carriers = Array(Set(routeKeys.map(\.airline))).sorted()
-    var carrierIndex: [String: Int32] = [:]
-    for (index, code) in carriers.enumerated() { carrierIndex[code] = Int32(index) }
+    // Aircraft.
     var aircraftIndex: [String: Int32] = [:]
     var aircraft: [AircraftCatalog.Model] = []
     func aircraftID(_ code: String) -> Int32 {
@@ -202,9 +257,12 @@ public final class FlightNetwork: Sendable {
       return id
     }
 
+    // Hash prefixes: FNV-1a of "airline|" per carrier, and each airport's code bytes.
+    let carrierHashPrefix = carriers.map { fnv1a($0 + "|") }
+    let airportCodes = airports.map { Array($0.iata.utf8) }
+
     // Frequencies.
     struct Planned {
-      var key: RouteKey
       var frequency: Int
       var days: UInt8
       var distance: Double
@@ -212,85 +270,92 @@ public final class FlightNetwork: Sendable {
     }
     var planned: [Planned] = []
     planned.reserveCapacity(routeKeys.count)
-    var perCarrier: [String: Int] = [:]
+    var perCarrier = [Int](repeating: 0, count: carriers.count)
     for key in routeKeys {
       let a = airports[Int(key.origin)]
       let b = airports[Int(key.destination)]
       let distance = greatCircleKm(a.latitude, a.longitude, b.latitude, b.longitude)
       let importance = min(degree[Int(key.origin)], degree[Int(key.destination)])
       var frequency = importance >= 400 ? 4 : importance >= 150 ? 3 : importance >= 50 ? 2 : 1
-      let pair = Int64(min(key.origin, key.destination)) << 32 | Int64(max(key.origin, key.destination))
-      if (pairCarriers[pair] ?? 0) >= 4 { frequency = max(1, frequency - 1) }
+      if (pairCarriers[Self.pair(key.origin, key.destination)] ?? 0) >= 4 { frequency = max(1, frequency - 1) }
       if distance > 7000 { frequency = 1 } else if distance > 3500 { frequency = min(frequency, 2) }
-      let hash = fnv1a("\(key.airline)|\(a.iata)|\(b.iata)")
+      // fnv1a("\(airline)|\(origin)|\(destination)"), continued from the carrier's prefix.
+      var hash = carrierHashPrefix[Int(key.carrier)]
+      for byte in airportCodes[Int(key.origin)] { hash = fnv1aStep(hash, byte) }
+      hash = fnv1aStep(hash, UInt8(ascii: "|"))
+      for byte in airportCodes[Int(key.destination)] { hash = fnv1aStep(hash, byte) }
       var days: UInt8 = 0x7F
       if importance < 20 {
         days = Self.weekdays(count: 4, hash: hash)
       } else if importance < 50 && frequency == 1 {
         days = Self.weekdays(count: 6, hash: hash)
       }
-      planned.append(Planned(key: key, frequency: frequency, days: days, distance: distance, hash: hash))
-      perCarrier[key.airline, default: 0] += frequency
+      planned.append(Planned(frequency: frequency, days: days, distance: distance, hash: hash))
+      perCarrier[Int(key.carrier)] += frequency
     }
     for index in planned.indices {
-      let total = perCarrier[planned[index].key.airline] ?? 0
+      let total = perCarrier[Int(routeKeys[index].carrier)]
       if total > 9_800 { planned[index].frequency = min(planned[index].frequency, total > 19_000 ? 1 : 2) }
     }
 
-    // Patterns.
+    // Patterns, numbered per carrier in (origin, destination, departure) order: the routes are in
+    // that order already, so only a route's own frequencies need ordering by departure. Numbers
+    // past 9999 are dropped.
     let shortBanks: [Int32] = [375, 460, 550, 660, 785, 920, 1030, 1125, 1230]
     let longBanks: [Int32] = [510, 705, 860, 1075, 1300, 1395]
     var patterns: [Pattern] = []
     patterns.reserveCapacity(planned.count * 2)
-    for plan in planned {
-      let key = plan.key
+    var nextNumber = [Int32](repeating: 100, count: carriers.count)
+    var routePatterns: [Pattern] = []
+    routePatterns.reserveCapacity(4)
+    for (plan, key) in zip(planned, routeKeys) {
       let banks = plan.distance > 3500 ? longBanks : shortBanks
       let firstBank = Int(plan.hash % UInt64(banks.count))
       let jitter = Int32((plan.hash >> 16) % 6) * 5
-      var equipment = (equipmentOf[key] ?? []).filter { !$0.isEmpty }
+      var equipment = input.routes[Int(key.route)].equipment.filter { !$0.isEmpty }
       if equipment.isEmpty { equipment = [plan.distance > 5000 ? "333" : "320"] }
+      let isDomestic = airports[Int(key.origin)].country == airports[Int(key.destination)].country
+      let distanceKm = Int32(plan.distance.rounded())
+      let fareLevel = 880 + Int32((plan.hash >> 24) % 241)
+      routePatterns.removeAll(keepingCapacity: true)
       for frequency in 0..<plan.frequency {
         let bank = banks[(firstBank + frequency * banks.count / plan.frequency) % banks.count]
         let model = aircraftID(equipment[frequency % equipment.count])
         let speed = aircraft[Int(model)].kind.cruiseKmh
         let flying = plan.distance * 1.05 / speed * 60
         let block = max(40, Int32(((35 + flying) / 5).rounded()) * 5)
-        patterns.append(
+        routePatterns.append(
           Pattern(
-            origin: key.origin, destination: key.destination, carrier: carrierIndex[key.airline]!, number: 0,
-            departureMinute: min(1439, bank + jitter), blockMinutes: block, distanceKm: Int32(plan.distance.rounded()),
-            aircraft: model, days: plan.days,
-            isDomestic: airports[Int(key.origin)].country == airports[Int(key.destination)].country,
-            fareLevel: 880 + Int32((plan.hash >> 24) % 241)))
+            origin: key.origin, destination: key.destination, carrier: key.carrier, number: 0,
+            departureMinute: min(1439, bank + jitter), blockMinutes: block, distanceKm: distanceKm,
+            aircraft: model, days: plan.days, isDomestic: isDomestic, fareLevel: fareLevel))
+      }
+      let base = nextNumber[Int(key.carrier)]
+      nextNumber[Int(key.carrier)] = base + Int32(routePatterns.count)
+      for var pattern in routePatterns {
+        // Departures within a route are distinct (distinct banks, same jitter).
+        let earlier = routePatterns.reduce(Int32(0)) { $0 + ($1.departureMinute < pattern.departureMinute ? 1 : 0) }
+        pattern.number = base + earlier
+        if pattern.number <= 9999 { patterns.append(pattern) }
       }
     }
-    // Flight numbers: per carrier in (origin, destination, departure) order.
-    let order = patterns.indices.sorted { lhs, rhs in
-      let a = patterns[lhs]
-      let b = patterns[rhs]
-      if a.carrier != b.carrier { return a.carrier < b.carrier }
-      let (ao, bo) = (airports[Int(a.origin)].iata, airports[Int(b.origin)].iata)
-      if ao != bo { return ao < bo }
-      let (ad, bd) = (airports[Int(a.destination)].iata, airports[Int(b.destination)].iata)
-      if ad != bd { return ad < bd }
-      return a.departureMinute < b.departureMinute
-    }
-    var nextNumber = [Int32](repeating: 100, count: carriers.count)
-    var keep = [Bool](repeating: true, count: patterns.count)
-    for index in order {
-      let carrier = Int(patterns[index].carrier)
-      if nextNumber[carrier] > 9999 {
-        keep[index] = false
-        continue
-      }
-      patterns[index].number = nextNumber[carrier]
-      nextNumber[carrier] += 1
-    }
-    patterns = patterns.indices.filter { keep[$0] }.map { patterns[$0] }
 
     var patternByFlight: [Int32: Int32] = [:]
+    patternByFlight.reserveCapacity(patterns.count)
     for (index, pattern) in patterns.enumerated() {
       patternByFlight[pattern.carrier * 10_000 + pattern.number] = Int32(index)
+    }
+
+    // Pattern indices by (local departure minute, index): a counting sort, so that filling each
+    // airport's slice in this order leaves it sorted.
+    var minuteStart = [Int32](repeating: 0, count: 1441)
+    for pattern in patterns { minuteStart[Int(pattern.departureMinute) + 1] += 1 }
+    for minute in 1..<minuteStart.count { minuteStart[minute] += minuteStart[minute - 1] }
+    var byDeparture = [Int32](repeating: 0, count: patterns.count)
+    for (index, pattern) in patterns.enumerated() {
+      let minute = Int(pattern.departureMinute)
+      byDeparture[Int(minuteStart[minute])] = Int32(index)
+      minuteStart[minute] += 1
     }
 
     func csr(_ key: (Pattern) -> Int32) -> ([Int32], [Int32]) {
@@ -299,17 +364,10 @@ public final class FlightNetwork: Sendable {
       for index in 1..<counts.count { counts[index] += counts[index - 1] }
       var fill = counts
       var list = [Int32](repeating: 0, count: patterns.count)
-      for (index, pattern) in patterns.enumerated() {
-        let slot = Int(key(pattern))
-        list[Int(fill[slot])] = Int32(index)
+      for index in byDeparture {
+        let slot = Int(key(patterns[Int(index)]))
+        list[Int(fill[slot])] = index
         fill[slot] += 1
-      }
-      for airport in 0..<airports.count {
-        let range = Int(counts[airport])..<Int(counts[airport + 1])
-        list[range].sort {
-          patterns[Int($0)].departureMinute < patterns[Int($1)].departureMinute
-            || (patterns[Int($0)].departureMinute == patterns[Int($1)].departureMinute && $0 < $1)
-        }
       }
       return (counts, list)
     }
@@ -329,6 +387,11 @@ public final class FlightNetwork: Sendable {
     self.arrivalStart = arrivalStart
     self.arrivalList = arrivalList
     self.patternByFlight = patternByFlight
+  }
+
+  /// The key of the unordered airport pair `a`–`b`.
+  private static func pair(_ a: Int32, _ b: Int32) -> Int64 {
+    Int64(min(a, b)) << 32 | Int64(max(a, b))
   }
 
   /// `count` distinct weekdays chosen by `hash`, as a bit mask (Monday = bit 0).
@@ -453,9 +516,12 @@ func greatCircleKm(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Doubl
 /// FNV-1a, 64 bits: a hash that is the same in every process (unlike `Hasher`).
 func fnv1a(_ text: String) -> UInt64 {
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-  for byte in text.utf8 {
-    hash ^= UInt64(byte)
-    hash = hash &* 0x0000_0100_0000_01B3
-  }
+  for byte in text.utf8 { hash = fnv1aStep(hash, byte) }
   return hash
+}
+
+/// One FNV-1a step: `hash` continued over `byte`.
+@inline(__always)
+func fnv1aStep(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
+  (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
 }

@@ -1,0 +1,71 @@
+import Common
+import Foundation
+import Testing
+
+@testable import Backend
+
+/// Pins the generated world schedule: a digest of every pattern (airports, carrier, number, local
+/// departure, block time, distance, aircraft, weekdays, price level), the UTC departures on a winter
+/// and a summer day, the aircraft models, carriers and the departure/arrival indexes. Recorded from
+/// the generator before it was made faster; a change of this value is a change of the schedule.
+@Suite struct FlightsNetworkDigestTests {
+  @Test func worldSchedule_isUnchanged() {
+    let network = FlightsFixtures.world
+    var digest = Digest()
+    digest.add(network.airports.count)
+    for airport in network.airports {
+      digest.add(airport.iata)
+      digest.add(airport.country)
+      digest.add(network.zones[Int(airport.zone)].identifier)
+    }
+    for (index, carrier) in network.carriers.enumerated() {
+      digest.add(carrier)
+      digest.add(network.carrierNames[index])
+    }
+    for model in network.aircraft {
+      digest.add(model.code)
+      digest.add(model.name ?? "-")
+      digest.add(model.kind.rawValue)
+      for seats in model.seats { digest.add(Int(seats)) }
+    }
+    let winter = Int32(LocalDate(daysSinceEpoch: 20_470).daysSinceEpoch)
+    let summer = Int32(LocalDate(daysSinceEpoch: 20_650).daysSinceEpoch)
+    digest.add(network.patterns.count)
+    for pattern in network.patterns {
+      for value in [
+        pattern.origin, pattern.destination, pattern.carrier, pattern.number, pattern.departureMinute,
+        pattern.blockMinutes, pattern.distanceKm, pattern.aircraft, Int32(pattern.days), pattern.isDomestic ? 1 : 0,
+        pattern.fareLevel, network.departureUTC(pattern, day: winter), network.departureUTC(pattern, day: summer),
+      ] {
+        digest.add(Int(value))
+      }
+    }
+    for list in [network.departureStart, network.departureList, network.arrivalStart, network.arrivalList] {
+      for value in list { digest.add(Int(value)) }
+    }
+    #expect(network.patterns.count == 74_998)
+    #expect(digest.value == 15_515_002_533_004_064_121)
+  }
+
+  private struct Digest {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func add(_ text: String) {
+      for byte in text.utf8 { mix(byte) }
+      mix(0)
+    }
+
+    mutating func add(_ number: Int) {
+      var bits = UInt64(bitPattern: Int64(number))
+      for _ in 0..<8 {
+        mix(UInt8(truncatingIfNeeded: bits))
+        bits >>= 8
+      }
+    }
+
+    private mutating func mix(_ byte: UInt8) {
+      value ^= UInt64(byte)
+      value = value &* 0x0000_0100_0000_01B3
+    }
+  }
+}
