@@ -47,6 +47,17 @@ import Testing
     #expect(digest.value == 15_515_002_533_004_064_121)
   }
 
+  @Test func everyFlightNumber_findsItsPattern() {
+    let network = FlightsFixtures.world
+    let lost = (0..<Int32(network.patternCount)).filter { network.pattern(of: network.flight(of: $0)) != $0 }
+    #expect(lost.isEmpty)
+    let carrier = network.carriers[0]
+    for number in [0, 99, 10_000, Int.max, Int.min] {
+      #expect(network.pattern(of: Flight(carrier: carrier, number: number)) == nil)
+    }
+    #expect(network.pattern(of: Flight(carrier: "??", number: 100)) == nil)
+  }
+
   private struct Digest {
     var value: UInt64 = 0xcbf2_9ce4_8422_2325
 

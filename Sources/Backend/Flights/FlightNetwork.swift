@@ -131,8 +131,10 @@ public final class FlightNetwork: Sendable {
   /// Arrivals into airport `a` (pattern indices), same layout.
   let arrivalStart: [Int32]
   let arrivalList: [Int32]
-  /// Pattern of a flight: key `carrierIndex * 10_000 + number`.
-  let patternByFlight: [Int32: Int32]
+  /// Pattern of flight number `n` of carrier `c`: `patternByNumber[flightStart[c] + n - 100]`, for
+  /// `n - 100 < flightStart[c + 1] - flightStart[c]` (a carrier's numbers run from 100 without gaps).
+  let flightStart: [Int32]
+  let patternByNumber: [Int32]
   let carrierIndex: [String: Int32]
 
   /// Generates the schedule of `input` (see the type's documentation for the model).
@@ -142,8 +144,7 @@ public final class FlightNetwork: Sendable {
   /// hashing the codes themselves.
   public init(_ input: FlightNetworkInput) {
     // Each route's airports as indices into `input.airports` (first of its code), once.
-    var inputAirportIndex: [String: Int32] = [:]
-    inputAirportIndex.reserveCapacity(input.airports.count)
+    var inputAirportIndex = CodeTable()
     for (index, airport) in input.airports.enumerated() where inputAirportIndex[airport.iata] == nil {
       inputAirportIndex[airport.iata] = Int32(index)
     }
@@ -159,6 +160,7 @@ public final class FlightNetwork: Sendable {
 
     // Airports with a known time zone, in IATA order.
     var zoneIndex: [String: Int32] = [:]
+    var unknownZones: Set<String> = []
     var zones: [ZoneClock] = []
     var airports: [Airport] = []
     var airportIndex: [String: Int32] = [:]
@@ -169,14 +171,17 @@ public final class FlightNetwork: Sendable {
     }
     for inputIndex in candidates.sorted(by: { input.airports[$0].iata < input.airports[$1].iata }) {
       let airport = input.airports[inputIndex]
-      guard airportIndex[airport.iata] == nil, let timeZone = TimeZone(identifier: airport.timeZone) else { continue }
+      guard airportIndex[airport.iata] == nil, !unknownZones.contains(airport.timeZone) else { continue }
       let zone: Int32
       if let known = zoneIndex[airport.timeZone] {
         zone = known
-      } else {
+      } else if let timeZone = TimeZone(identifier: airport.timeZone) {
         zone = Int32(zones.count)
         zones.append(ZoneClock(timeZone: timeZone))
         zoneIndex[airport.timeZone] = zone
+      } else {
+        unknownZones.insert(airport.timeZone)
+        continue
       }
       networkIndexOfInput[Int(inputAirportIndex[airport.iata]!)] = Int32(airports.count)
       airportIndex[airport.iata] = Int32(airports.count)
@@ -187,7 +192,7 @@ public final class FlightNetwork: Sendable {
     }
 
     // Routes: known airline and airports. Airlines get provisional ids, then ranks in code order.
-    var provisionalAirline: [String: Int32] = [:]
+    var provisionalAirline = CodeTable()
     var airlineCodes: [String] = []
     var valid: [(airline: Int32, origin: Int32, destination: Int32, route: Int32)] = []
     valid.reserveCapacity(input.routes.count)
@@ -228,11 +233,31 @@ public final class FlightNetwork: Sendable {
       var route: Int32
       var sortKey: UInt64 { UInt64(carrier) << 42 | UInt64(origin) << 21 | UInt64(destination) }
     }
-    var keyed = valid.map {
+    func routeKey(_ route: (airline: Int32, origin: Int32, destination: Int32, route: Int32)) -> RouteKey {
       RouteKey(
-        carrier: rankOfProvisional[Int($0.airline)], origin: $0.origin, destination: $0.destination, route: $0.route)
+        carrier: rankOfProvisional[Int(route.airline)], origin: route.origin, destination: route.destination,
+        route: route.route)
     }
-    keyed.sort { ($0.sortKey, $0.route) < ($1.sortKey, $1.route) }
+    var keyed: [RouteKey]
+    // One integer per route (key, then position in `valid`, which is input order) where the
+    // indices fit in 64 bits: always for the world's data.
+    let airportBits = Self.bitWidth(airports.count)
+    let carrierBits = Self.bitWidth(carriers.count)
+    let positionBits = Self.bitWidth(valid.count)
+    if 2 * airportBits + carrierBits + positionBits <= 64 {
+      var packed = valid.indices.map { position in
+        let key = routeKey(valid[position])
+        let route =
+          UInt64(key.carrier) << (2 * airportBits) | UInt64(key.origin) << airportBits | UInt64(key.destination)
+        return route << positionBits | UInt64(position)
+      }
+      packed.sort()
+      let positionMask = UInt64(1) << positionBits - 1
+      keyed = packed.map { routeKey(valid[Int($0 & positionMask)]) }
+    } else {
+      keyed = valid.map(routeKey)
+      keyed.sort { ($0.sortKey, $0.route) < ($1.sortKey, $1.route) }
+    }
     var routeKeys: [RouteKey] = []
     routeKeys.reserveCapacity(keyed.count)
     for key in keyed where routeKeys.last?.sortKey != key.sortKey { routeKeys.append(key) }
@@ -340,10 +365,13 @@ public final class FlightNetwork: Sendable {
       }
     }
 
-    var patternByFlight: [Int32: Int32] = [:]
-    patternByFlight.reserveCapacity(patterns.count)
+    // A carrier's patterns are adjacent, numbered from 100 without gaps.
+    var flightStart = [Int32](repeating: 0, count: carriers.count + 1)
+    for pattern in patterns { flightStart[Int(pattern.carrier) + 1] += 1 }
+    for carrier in 1..<flightStart.count { flightStart[carrier] += flightStart[carrier - 1] }
+    var patternByNumber = [Int32](repeating: 0, count: patterns.count)
     for (index, pattern) in patterns.enumerated() {
-      patternByFlight[pattern.carrier * 10_000 + pattern.number] = Int32(index)
+      patternByNumber[Int(flightStart[Int(pattern.carrier)] + pattern.number - 100)] = Int32(index)
     }
 
     // Pattern indices by (local departure minute, index): a counting sort, so that filling each
@@ -386,7 +414,13 @@ public final class FlightNetwork: Sendable {
     self.departureList = departureList
     self.arrivalStart = arrivalStart
     self.arrivalList = arrivalList
-    self.patternByFlight = patternByFlight
+    self.flightStart = flightStart
+    self.patternByNumber = patternByNumber
+  }
+
+  /// The number of bits that hold `0..<count`.
+  private static func bitWidth(_ count: Int) -> Int {
+    Int.bitWidth - max(0, count - 1).leadingZeroBitCount
   }
 
   /// The key of the unordered airport pair `a`–`b`.
@@ -435,7 +469,10 @@ public final class FlightNetwork: Sendable {
   /// The pattern of `flight`, if the network has it.
   func pattern(of flight: Flight) -> Int32? {
     guard let carrier = carrierIndex[flight.carrier] else { return nil }
-    return patternByFlight[carrier * 10_000 + Int32(flight.number)]
+    let start = Int(flightStart[Int(carrier)])
+    let count = Int(flightStart[Int(carrier) + 1]) - start
+    guard flight.number >= 100, flight.number - 100 < count else { return nil }
+    return patternByNumber[start + flight.number - 100]
   }
 
   /// The designator of pattern `index`.
@@ -524,4 +561,43 @@ func fnv1a(_ text: String) -> UInt64 {
 @inline(__always)
 func fnv1aStep(_ hash: UInt64, _ byte: UInt8) -> UInt64 {
   (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+}
+
+/// Indices of codes (airport and airline codes): those of one to three characters `A`–`Z`, `0`–`9`
+/// in a flat table (no hashing), any other in a dictionary.
+struct CodeTable {
+  private static let empty = Int32.min
+  private var table = [Int32](repeating: empty, count: 37 * 37 * 37)
+  private var others: [String: Int32] = [:]
+
+  /// The slot of `code` in the table: its characters as base-37 digits from 1, else nil.
+  private static func slot(_ code: String) -> Int? {
+    var slot = 0
+    var count = 0
+    for byte in code.utf8 {
+      count += 1
+      guard count <= 3 else { return nil }
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): slot = slot * 37 + Int(byte - UInt8(ascii: "0")) + 1
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"): slot = slot * 37 + Int(byte - UInt8(ascii: "A")) + 11
+      default: return nil
+      }
+    }
+    return count == 0 ? nil : slot
+  }
+
+  subscript(code: String) -> Int32? {
+    get {
+      guard let slot = Self.slot(code) else { return others[code] }
+      let value = table[slot]
+      return value == Self.empty ? nil : value
+    }
+    set {
+      guard let slot = Self.slot(code) else {
+        others[code] = newValue
+        return
+      }
+      table[slot] = newValue ?? Self.empty
+    }
+  }
 }

@@ -19,10 +19,22 @@ extension FlightNetworkInput {
           longitude: $0.longitude, timeZone: $0.timeZoneIdentifier)
       },
       airlines: airlines,
-      routes: data.allRoutes().filter { !$0.codeshare && $0.stops == 0 }.map {
-        Route(airline: $0.airline, origin: $0.origin, destination: $0.destination, equipment: $0.equipment)
-      },
+      routes: Self.directRoutes(of: data),
       aircraftNames: names)
+  }
+}
+
+extension FlightNetworkInput {
+  /// The routes of `data` that are direct (no stops) and not codeshares, in one pass.
+  fileprivate static func directRoutes(of data: ReferenceData) -> [Route] {
+    let all = data.allRoutes()
+    var routes: [Route] = []
+    routes.reserveCapacity(all.count)
+    for route in all where !route.codeshare && route.stops == 0 {
+      routes.append(
+        Route(airline: route.airline, origin: route.origin, destination: route.destination, equipment: route.equipment))
+    }
+    return routes
   }
 }
 
