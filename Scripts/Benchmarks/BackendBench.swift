@@ -31,7 +31,9 @@ extension BenchmarkSuite {
         email: "bench@example.com", password: "benchmark password", firstName: "Bench", lastName: "Mark")
       let token = try services.accounts.signIn(email: "bench@example.com", password: "benchmark password").token
       _ = try services.cards.addCard(
-        NewPaymentCard(number: "4242424242424242", expiryMonth: 12, expiryYear: 2099, cvc: "123"), token: token)
+        NewPaymentCard(
+          number: "4242424242424242", expiryMonth: 12,
+          expiryYear: Calendar(identifier: .gregorian).component(.year, from: Date()) + 3, cvc: "123"), token: token)
       let request = BookingRequest(
         token: token, kind: .hotel, total: Money(amount: 123.45, currency: "EUR"), summary: "Benchmark stay",
         details: ["room": .string("double")])
@@ -51,7 +53,7 @@ extension BenchmarkSuite {
           note: "thread CPU time: the sign-in cost on an idle core"),
         Figure(name: "backend.book", unit: "ms", target: 20, values: book),
         Figure(
-          name: "backend.bookings-per-second", unit: "1/s", goal: .atLeast, target: 100, values: perSecond,
+          name: "backend.bookings-per-second", unit: "1/s", goal: .atLeast, target: 500, values: perSecond,
           note: "one process, one connection, WAL, synchronous=NORMAL"),
       ]
     } catch {
