@@ -13,7 +13,7 @@ let environment: AccountEnvironment.Factory = { context in
 }
 let root = AccountCommands.root(name: "account", environment: environment)
 let tool = CommandLineTool(
-  root: root.openingInteractiveApp { _ in
-    [.commandsOnly(title: "Account", commandPrefix: "account", command: root)]
+  root: root.openingInteractiveApp { context in
+    [try AccountScreens.feature(context: context, environment: environment)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

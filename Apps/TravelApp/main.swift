@@ -42,7 +42,7 @@ let app = root.openingInteractiveApp { context in
     .commandsOnly(title: "Flights", commandPrefix: "travel flights", command: flights),
     try HotelScreens.feature(environment: hotelEnvironment, context: context),
     try CarRentalScreens.feature(environment: carEnvironment, context: context),
-    .commandsOnly(title: "Account", commandPrefix: "travel account", command: account),
+    try AccountScreens.feature(context: context, environment: accountEnvironment),
   ]
 }
 exit(CommandLineTool(root: app).run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,303 @@
+import Common
+import CommonUI
+import Foundation
+import Reactive
+
+/// The Account feature in the interactive app: the tab's screens, thin views over the view models
+/// (``SignInViewModel``, ``SignUpViewModel``, ``AccountViewModel`` with its
+/// ``ProfileEditorViewModel``, ``PreferencesViewModel``, ``PaymentCardsViewModel``,
+/// ``TripsViewModel``). The apps only call ``feature(context:environment:)``.
+public enum AccountScreens {
+  /// The Account tab for the app run with `context`: signed in when the data directory holds a
+  /// live session, else the sign-in form. Its status is the greeting ("Welcome, Ada Lovelace"),
+  /// its appearance the user's preference (system shows dark).
+  /// - Throws: what `environment` throws (a store that cannot be opened).
+  @MainActor
+  public static func feature(context: CLIContext, environment: AccountEnvironment.Factory) throws
+    -> InteractiveFeature
+  {
+    let client = AccountClient(
+      environment: try environment(context), scheduler: DispatchQueue.main.eraseToAnyScheduler())
+    let file = SessionFile(dataDirectory: context.dataDirectory)
+    let store = AccountSessionStore(
+      read: { (try? file.read()) ?? nil }, write: { try? file.write($0) }, delete: { try? file.delete() })
+    let screen = AccountScreen(client: client, session: store)
+    return InteractiveFeature(
+      tab: AppTab("Account", root: screen), status: screen.status, appearance: screen.appearance)
+  }
+}
+
+/// Where the interactive app keeps the session token (the ``SessionFile`` in the app; memory in tests).
+public struct AccountSessionStore {
+  public var read: () -> String?
+  public var write: (String) -> Void
+  public var delete: () -> Void
+
+  public init(read: @escaping () -> String?, write: @escaping (String) -> Void, delete: @escaping () -> Void) {
+    self.read = read
+    self.write = write
+    self.delete = delete
+  }
+}
+
+/// The Account tab's first screen: the sign-in form when nobody is signed in (Ctrl-N opens
+/// sign-up), else the account home — the greeting, the email, and a menu: Edit profile (a sheet
+/// over the home), Preferences, Payment cards, Trips, Sign out.
+///
+/// The profile sheet follows the ``AccountViewModel``: Enter on Save calls
+/// ``ProfileEditorViewModel/save()``; a valid save closes the sheet and the greeting (in the
+/// header) changes; a blank name closes the sheet and shows the view model's alert ("Missing
+/// Data" / "First Name is missing").
+@MainActor
+public final class AccountScreen: Screen {
+  public let title = "Account"
+  private let client: AccountClient
+  private let session: AccountSessionStore
+  private let changed = PassthroughSubject<Void, Never>()
+  private let intents = PassthroughSubject<Navigation, Never>()
+  private let statusSubject = CurrentValueSubject<String?, Never>(nil)
+  private let appearanceSubject = PassthroughSubject<CommonUI.Appearance, Never>()
+  private var subscriptions = Set<AnyCancellable>()
+
+  // Signed out.
+  private var form = SignInFormState()
+  private var signIn: SignInViewModel?
+
+  // Signed in.
+  private(set) var token: String?
+  private(set) var account: AccountViewModel?
+  private(set) var preferences: PreferencesViewModel?
+  private var menu = SelectionState(count: MenuItem.allCases.count)
+  private var sheet: ProfileSheetState?
+
+  enum MenuItem: String, CaseIterable {
+    case profile = "Edit profile"
+    case preferences = "Preferences"
+    case cards = "Payment cards"
+    case trips = "Trips"
+    case signOut = "Sign out"
+  }
+
+  /// The fields of the open profile sheet.
+  struct ProfileSheetState {
+    var firstName: TextFieldState
+    var lastName: TextFieldState
+    /// 0 first name, 1 last name, 2 Save.
+    var focus = 0
+  }
+
+  public init(client: AccountClient, session: AccountSessionStore) {
+    self.client = client
+    self.session = session
+    if let token = session.read(), (try? client.environment.accounts.session(token: token)) != nil {
+      signedIn(token: token)
+    } else {
+      signedOut(message: nil)
+    }
+  }
+
+  /// The greeting for the header, nil when signed out.
+  public var status: AnyPublisher<String?, Never> { statusSubject.eraseToAnyPublisher() }
+  /// The user's appearance preference, each time it is loaded or saved.
+  public var appearance: AnyPublisher<CommonUI.Appearance, Never> { appearanceSubject.eraseToAnyPublisher() }
+  public var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
+  public var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+
+  public var isEditingText: Bool {
+    if token == nil { return form.isEditingText }
+    if let sheet { return sheet.focus < 2 }
+    return false
+  }
+
+  public var keyHints: [KeyHint] {
+    if token == nil {
+      return [KeyHint("Tab", "next field"), KeyHint("Enter", "sign in"), KeyHint("Ctrl-N", "sign up")]
+    }
+    if sheet != nil { return [KeyHint("Tab", "next"), KeyHint("Enter", "save")] }
+    return [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("e", "edit profile")]
+  }
+
+  // MARK: States
+
+  private func signedOut(message: String?) {
+    subscriptions.removeAll()
+    token = nil
+    account = nil
+    preferences = nil
+    sheet = nil
+    statusSubject.send(nil)
+    form = SignInFormState()
+    form.message = message
+    let model = SignInViewModel(client: client)
+    signIn = model
+    model.$isSigningIn.sink { [weak self] in
+      self?.form.isSubmitting = $0
+      self?.changed.send()
+    }.store(in: &subscriptions)
+    model.$errorMessage.sink { [weak self] message in
+      if let message { self?.form.message = message }
+      self?.changed.send()
+    }.store(in: &subscriptions)
+    model.signedIn.sink { [weak self] session in self?.signInSucceeded(session.token) }.store(in: &subscriptions)
+  }
+
+  /// A session was made (by the sign-in form or by sign-up): keep it and show the home.
+  func signInSucceeded(_ token: String) {
+    session.write(token)
+    signedIn(token: token)
+    intents.send(.popToRoot)
+  }
+
+  private func signedIn(token: String) {
+    subscriptions.removeAll()
+    signIn = nil
+    self.token = token
+    menu = SelectionState(count: MenuItem.allCases.count)
+    let account = AccountViewModel(client: client, token: token)
+    let preferences = PreferencesViewModel(client: client, token: token)
+    self.account = account
+    self.preferences = preferences
+    account.$greeting.sink { [weak self] greeting in
+      self?.statusSubject.send(greeting.isEmpty ? nil : greeting)
+      self?.changed.send()
+    }.store(in: &subscriptions)
+    account.$profile.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
+    account.$isSaving.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
+    account.$editor.sink { [weak self] editor in
+      if editor == nil { self?.sheet = nil }
+      self?.changed.send()
+    }.store(in: &subscriptions)
+    account.$alert.sink { [weak self] alert in
+      guard let self, let alert else { return }
+      // The sheet closes; the alert shows over everything.
+      self.sheet = nil
+      self.intents.send(.alert(AlertContent(title: alert.title, message: alert.message)))
+    }.store(in: &subscriptions)
+    preferences.$preferences.sink { [weak self] value in
+      guard let value else { return }
+      self?.appearanceSubject.send(value.appearance == .light ? .light : .dark)
+    }.store(in: &subscriptions)
+    account.viewAppeared()
+    preferences.viewAppeared()
+  }
+
+  // MARK: Keys
+
+  public func handle(_ key: Key) -> KeyResult {
+    if token == nil { return handleSignedOut(key) }
+    if sheet != nil { return handleSheet(key) }
+    switch key {
+    case .enter: open(MenuItem.allCases[menu.selected ?? 0])
+    case .character("e"): open(.profile)
+    default: return menu.handle(key, visibleRows: MenuItem.allCases.count) ? .handled : .ignored
+    }
+    return .handled
+  }
+
+  private func handleSignedOut(_ key: Key) -> KeyResult {
+    if key == .control("n") {
+      intents.send(.push(SignUpScreen(client: client) { [weak self] token in self?.signInSucceeded(token) }))
+      return .handled
+    }
+    guard let event = form.handle(key) else { return .ignored }
+    if case .submit(let email, let password) = event, let signIn {
+      form.message = nil
+      signIn.emailChanged(email)
+      signIn.passwordChanged(password)
+      signIn.signInTapped()
+    }
+    return .handled
+  }
+
+  private func open(_ item: MenuItem) {
+    guard let token else { return }
+    switch item {
+    case .profile:
+      guard let account, let profile = account.profile else { return }
+      account.editProfileTapped()
+      sheet = ProfileSheetState(
+        firstName: TextFieldState(text: profile.firstName, maxLength: 100),
+        lastName: TextFieldState(text: profile.lastName, maxLength: 100))
+    case .preferences:
+      if let preferences { intents.send(.push(PreferencesScreen(model: preferences))) }
+    case .cards:
+      intents.send(.push(PaymentCardsScreen(model: PaymentCardsViewModel(client: client, token: token))))
+    case .trips:
+      intents.send(.push(TripsScreen(model: TripsViewModel(client: client, token: token))))
+    case .signOut:
+      client.perform { try $0.accounts.signOut(token: token) }
+        .sink(receiveCompletion: { _ in }, receiveValue: { _ in }).store(in: &subscriptions)
+      session.delete()
+      signedOut(message: "Signed out.")
+    }
+  }
+
+  private func handleSheet(_ key: Key) -> KeyResult {
+    guard var sheet, let editor = account?.editor else { return .ignored }
+    switch key {
+    case .escape:
+      self.sheet = nil
+      account?.editorCancelled()
+      return .handled
+    case .tab, .down:
+      sheet.focus = (sheet.focus + 1) % 3
+    case .backTab, .up:
+      sheet.focus = (sheet.focus + 2) % 3
+    case .enter where sheet.focus == 0:
+      sheet.focus = 1
+    case .enter,
+      .character(" ") where sheet.focus == 2:
+      self.sheet = sheet
+      editor.firstNameChanged(sheet.firstName.text)
+      editor.lastNameChanged(sheet.lastName.text)
+      editor.save()
+      return .handled
+    default:
+      let used = sheet.focus == 0 ? sheet.firstName.handle(key) : sheet.focus == 1 ? sheet.lastName.handle(key) : false
+      guard used else { return .handled }  // A modal sheet keeps its keys.
+      editor.firstNameChanged(sheet.firstName.text)
+      editor.lastNameChanged(sheet.lastName.text)
+    }
+    self.sheet = sheet
+    return .handled
+  }
+
+  // MARK: Drawing
+
+  public func render(in area: Rect, into buffer: inout Buffer) {
+    guard let account else {
+      SignInForm(state: form).render(
+        in: Rect(x: area.x + 1, y: area.y + 1, width: min(60, area.width - 1), height: 7), into: &buffer)
+      buffer.write(
+        "No account yet? Ctrl-N signs up.", x: area.x + 1, y: area.y + 9, maxWidth: area.width - 1,
+        style: buffer.theme.muted)
+      return
+    }
+    let greeting = account.greeting.isEmpty ? "Loading your account…" : account.greeting
+    Label(greeting, style: buffer.theme.accent).render(in: area.row(1).inset(left: 1), into: &buffer)
+    if let email = account.profile?.email {
+      Label(email, style: buffer.theme.muted).render(in: area.row(2).inset(left: 1), into: &buffer)
+    }
+    let items = MenuItem.allCases.map(\.rawValue)
+    List(items, state: menu).focused(sheet == nil)
+      .render(
+        in: Rect(x: area.x + 1, y: area.y + 4, width: min(40, area.width - 1), height: items.count), into: &buffer)
+    if account.isSaving {
+      Label("Saving…", style: buffer.theme.muted).render(
+        in: area.row(4 + items.count + 1).inset(left: 1), into: &buffer)
+    }
+    if let sheet { renderSheet(sheet, in: area, into: &buffer) }
+  }
+
+  private func renderSheet(_ sheet: ProfileSheetState, in area: Rect, into buffer: inout Buffer) {
+    let frame = Sheet(title: "Edit profile", width: 52, height: 6)
+    frame.render(in: area, into: &buffer)
+    let inner = frame.contentArea(in: area)
+    TextField("First name", state: sheet.firstName).labelWidth(12).focused(sheet.focus == 0)
+      .render(in: inner.row(0), into: &buffer)
+    TextField("Last name", state: sheet.lastName).labelWidth(12).focused(sheet.focus == 1)
+      .render(in: inner.row(1), into: &buffer)
+    Button("Save", focused: sheet.focus == 2).render(in: inner.row(3).inset(left: 12), into: &buffer)
+    Label("Esc cancels", style: buffer.theme.muted).alignment(.trailing).render(in: inner.row(3), into: &buffer)
+  }
+}

@@ -1,0 +1,211 @@
+import Common
+import CommonTesting
+import CommonUI
+import Foundation
+import Reactive
+import Testing
+
+@testable import Account
+
+/// The Account tab's screens, driven by keys through the app shell and drawn by the test backend
+/// at 80×24 (snapshots in `__Snapshots__/AccountScreenTests`; re-record with `RECORD_SNAPSHOTS=1`).
+@MainActor
+@Suite struct AccountScreenTests {
+  let services = InMemoryServices()
+  let scheduler = DispatchQueue.test
+  let backend = TestBackend(width: 80, height: 24)
+
+  /// Work the shell hands to the main queue (frames, intents), run by ``settle()``.
+  final class ManualQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var work: [@Sendable () -> Void] = []
+    func add(_ item: @escaping @Sendable () -> Void) { lock.withLock { work.append(item) } }
+    func take() -> [@Sendable () -> Void] {
+      lock.withLock {
+        defer { work.removeAll() }
+        return work
+      }
+    }
+  }
+
+  let queue = ManualQueue()
+
+  final class TokenBox {
+    var token: String?
+  }
+
+  func makeApp(token: String? = nil) -> (InteractiveApp, AccountScreen, TokenBox) {
+    let box = TokenBox()
+    box.token = token
+    let store = AccountSessionStore(read: { box.token }, write: { box.token = $0 }, delete: { box.token = nil })
+    let screen = AccountScreen(client: services.client(scheduler), session: store)
+    let app = InteractiveApp(
+      name: "account", tabs: [AppTab("Account", root: screen)], backend: backend, schedule: { [queue] in queue.add($0) }
+    )
+    app.follow(status: screen.status)
+    settle()
+    return (app, screen, box)
+  }
+
+  /// Delivers the services' answers and the shell's queued work until nothing is left.
+  func settle() {
+    for _ in 0..<10 {
+      scheduler.advance()
+      let work = queue.take()
+      if work.isEmpty { return }
+      for item in work { item() }
+    }
+  }
+
+  func type(_ text: String, into app: InteractiveApp) {
+    for character in text { app.handle(.character(character)) }
+  }
+
+  func frame(_ app: InteractiveApp) -> String {
+    settle()
+    app.displayNow()
+    return backend.text
+  }
+
+  @Test func signedOut_signInWithKeys_showsTheHomeWithTheGreeting() throws {
+    _ = try services.signUp(email: "ada@example.com", password: "correct horse", firstName: "Ada", lastName: "Lovelace")
+    let (app, screen, box) = makeApp()
+    try assertSnapshot(frame(app), named: "sign-in")
+    type("ada@example.com", into: app)
+    app.handle(.tab)
+    type("correct horse", into: app)
+    #expect(screen.isEditingText)
+    app.handle(.enter)
+    settle()
+    let home = frame(app)
+    #expect(box.token != nil)
+    #expect(app.status == "Welcome, Ada Lovelace")
+    try assertSnapshot(home, named: "home")
+  }
+
+  @Test func signIn_wrongPassword_saysSo() throws {
+    _ = try services.signUp(email: "ada@example.com", password: "correct horse", firstName: "Ada", lastName: "Lovelace")
+    let (app, screen, _) = makeApp()
+    type("ada@example.com", into: app)
+    app.handle(.enter)
+    settle()
+    type("wrong password", into: app)
+    app.handle(.enter)
+    settle()
+    #expect(frame(app).contains("email or password is wrong"))
+    #expect(screen.token == nil)
+  }
+
+  @Test func profileSheet_blankFirstName_closesAndAlertsMissingData() throws {
+    let (app, screen, _) = makeApp(token: try services.signedInAda())
+    app.handle(.character("e"))
+    try assertSnapshot(frame(app), named: "profile-sheet")
+    #expect(screen.isEditingText)
+    app.handle(.control("u"))
+    app.handle(.enter)
+    settle()
+    app.handle(.enter)
+    settle()
+    let text = frame(app)
+    #expect(app.alert == AlertContent(title: "Missing Data", message: "First Name is missing"))
+    #expect(!text.contains("Edit profile ─"))
+    try assertSnapshot(text, named: "profile-first-name-missing")
+    app.handle(.enter)
+    settle()
+    #expect(app.alert == nil)
+    #expect(app.status == "Welcome, Ada Lovelace")
+    #expect(services.profileUpdates.isEmpty)
+  }
+
+  @Test func profileSheet_blankLastName_alertsLastNameMissing() throws {
+    let (app, _, _) = makeApp(token: try services.signedInAda())
+    app.handle(.character("e"))
+    app.handle(.tab)
+    app.handle(.control("u"))
+    app.handle(.tab)
+    app.handle(.enter)
+    settle()
+    _ = frame(app)
+    #expect(app.alert == AlertContent(title: "Missing Data", message: "Last Name is missing"))
+  }
+
+  @Test func profileSheet_validSave_closesAndGreetsTheNewName() throws {
+    let (app, screen, _) = makeApp(token: try services.signedInAda())
+    app.handle(.character("e"))
+    app.handle(.control("u"))
+    type("Augusta Ada", into: app)
+    app.handle(.tab)
+    app.handle(.tab)
+    app.handle(.enter)
+    settle()
+    let text = frame(app)
+    #expect(app.alert == nil)
+    #expect(app.status == "Welcome, Augusta Ada Lovelace")
+    #expect(screen.account?.editor == nil)
+    #expect(services.profileUpdates.map(\.firstName) == ["Augusta Ada"])
+    #expect(text.contains("Welcome, Augusta Ada Lovelace"))
+  }
+
+  @Test func profileSheet_escapeCancelsWithoutLeaving() throws {
+    let (app, screen, _) = makeApp(token: try services.signedInAda())
+    app.handle(.character("e"))
+    app.handle(.escape)
+    #expect(screen.account?.editor == nil)
+    #expect(app.exitStatus == nil)
+    #expect(!frame(app).contains("Edit profile ─"))
+  }
+
+  @Test func preferences_appearanceAppliesAtOnce() throws {
+    let (app, screen, _) = makeApp(token: try services.signedInAda())
+    let appearances = screen.appearance.record()
+    app.handle(.down)
+    app.handle(.enter)
+    settle()
+    #expect(app.currentScreen.title == "Preferences")
+    try assertSnapshot(frame(app), named: "preferences")
+    app.handle(.tab)
+    app.handle(.tab)  // the appearance row
+    app.handle(.right)
+    settle()
+    #expect(appearances.values.last == .light)
+    #expect(screen.preferences?.preferences?.appearance == .light)
+  }
+
+  @Test func cards_addThenList() throws {
+    let (app, _, _) = makeApp(token: try services.signedInAda())
+    app.handle(.down)
+    app.handle(.down)
+    app.handle(.enter)
+    settle()
+    #expect(app.currentScreen.title == "Payment cards")
+    app.handle(.character("a"))
+    type("4242424242424242", into: app)
+    app.handle(.tab)
+    type("12/30", into: app)
+    app.handle(.tab)
+    type("123", into: app)
+    app.handle(.enter)
+    settle()
+    try assertSnapshot(frame(app), named: "cards")
+  }
+
+  @Test func trips_emptyList() throws {
+    let (app, _, _) = makeApp(token: try services.signedInAda())
+    for _ in 0..<3 { app.handle(.down) }
+    app.handle(.enter)
+    settle()
+    #expect(app.currentScreen.title == "Trips")
+    #expect(frame(app).contains("No trips yet."))
+  }
+
+  @Test func signOut_returnsToTheSignInForm() throws {
+    let (app, screen, box) = makeApp(token: try services.signedInAda())
+    app.handle(.end)
+    app.handle(.enter)
+    settle()
+    _ = frame(app)
+    #expect(screen.token == nil)
+    #expect(box.token == nil)
+    #expect(app.status == nil)
+  }
+}
