@@ -1,0 +1,70 @@
+import Foundation
+
+/// The traveller as a booking screen needs them: who is signed in, a way to sign in without
+/// leaving the booking, and the payment cards that can be charged.
+///
+/// Every feature's booking screen takes one (features never import `Account` or `Backend`); the
+/// apps build it with ``live(accounts:cards:dataDirectory:)`` over the same store and session file
+/// the command line uses, so signing in here signs in `account whoami` too, and the other way round.
+/// All three calls may block (a store read, ~100 ms of scrypt for a sign-in): call them off the
+/// main thread.
+public struct BookingAccount: Sendable {
+  /// The signed-in user's session token, nil when nobody is signed in.
+  /// - Throws: `session_file_unreadable` when the session file is there but unusable.
+  public var token: @Sendable () throws -> String?
+  /// Signs in with an email and password and keeps the session (the data directory's session
+  /// file), returning it.
+  /// - Throws: ``ServiceError``: `invalid_credentials` (`.unauthenticated`, "wrong email or
+  ///   password"), `too_many_attempts` (`.refused`, with the seconds to wait), `invalid_email`.
+  public var signIn: @Sendable (_ email: String, _ password: String) throws -> Session
+  /// The cards of the signed-in user, the default one first.
+  /// - Throws: `not_signed_in` / `session_expired` (`.unauthenticated`) for a dead token.
+  public var cards: @Sendable (_ token: String) throws -> [PaymentCard]
+
+  public init(
+    token: @escaping @Sendable () throws -> String?,
+    signIn: @escaping @Sendable (_ email: String, _ password: String) throws -> Session,
+    cards: @escaping @Sendable (_ token: String) throws -> [PaymentCard]
+  ) {
+    self.token = token
+    self.signIn = signIn
+    self.cards = cards
+  }
+
+  /// The account of the data directory `dataDirectory`: the token from its ``SessionFile``, a
+  /// sign-in that writes that file, and the cards from `cards` with the default one first.
+  public static func live(accounts: any AccountService, cards: any PaymentCardService, dataDirectory: URL)
+    -> BookingAccount
+  {
+    let file = SessionFile(dataDirectory: dataDirectory)
+    return BookingAccount(
+      token: { try file.read() },
+      signIn: { email, password in
+        let session = try accounts.signIn(email: email, password: password)
+        try file.write(session.token)
+        return session
+      },
+      cards: { token in
+        try cards.cards(token: token).sorted { $0.isDefault && !$1.isDefault }
+      })
+  }
+
+  /// Nobody signed in, and signing in refused (`sign_in_unavailable`): for previews and for
+  /// apps without a store.
+  public static let unavailable = BookingAccount(
+    token: { nil },
+    signIn: { _, _ in
+      throw ServiceError(.unavailable, code: "sign_in_unavailable", message: "signing in is not available here")
+    },
+    cards: { _ in throw ServiceError.notSignedIn })
+}
+
+extension PaymentCard {
+  /// How a card is named to the person choosing it: `Visa •••• 4242  12/29`, with `(default)`
+  /// after the default card.
+  public var displayName: String {
+    let masked = PaymentCardValidation.masked(brand: PaymentCardValidation.Brand(storedName: brand), last4: last4)
+    let expiry = String(format: "%02d/%02d", expiryMonth, expiryYear % 100)
+    return "\(masked)  \(expiry)" + (isDefault ? " (default)" : "")
+  }
+}
