@@ -8,7 +8,7 @@ import Foundation
 let services = BookingServices(flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:))
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
-  root: root.openingInteractiveApp { _ in
-    [.commandsOnly(title: "Flights", commandPrefix: "booking", command: root)]
+  root: root.openingInteractiveApp { context in
+    [try BookingScreens.feature(services: services, context: context)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

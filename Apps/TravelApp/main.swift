@@ -16,10 +16,9 @@ let accountEnvironment: AccountEnvironment.Factory = { context in
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
 }
 
-let flights = BookingCommands.root(
-  services: BookingServices(flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:))
-)
-.renamed("flights", summary: "Search and book flights.")
+let flightServices = BookingServices(flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:))
+let flights = BookingCommands.root(services: flightServices)
+  .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")
 let carEnvironment = CarRentalEnvironment(service: CarRentalWiring.service(context:))
 let cars = CarRentalCommands.root(environment: carEnvironment)
@@ -39,7 +38,7 @@ let root = Command(
 // No command on a terminal: the interactive app, one tab per feature, opening on Flights.
 let app = root.openingInteractiveApp { context in
   [
-    .commandsOnly(title: "Flights", commandPrefix: "travel flights", command: flights),
+    try BookingScreens.feature(services: flightServices, context: context),
     try HotelScreens.feature(environment: hotelEnvironment, context: context),
     try CarRentalScreens.feature(environment: carEnvironment, context: context),
     try AccountScreens.feature(context: context, environment: accountEnvironment),

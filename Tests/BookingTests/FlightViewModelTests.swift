@@ -177,6 +177,25 @@ import Testing
     #expect(booking.requests.first?.idempotencyKey != booking.requests.last?.idempotencyKey)
   }
 
+  @Test func book_chargesTheCardSelected_orTheDefaultForNil() {
+    let booking = ScriptedBooking()
+    let model = FlightBookingViewModel(
+      offer: StubFlights.offer(on: StubFlights.day(30)), environment: environment(booking: booking))
+    model.passengerNameChanged("Ada Lovelace", at: 0)
+    model.cardSelected("card_2")
+    model.bookTapped()
+    settle()
+    #expect(booking.requests.map(\.cardID) == ["card_2"])
+    let other = FlightBookingViewModel(
+      offer: StubFlights.offer(on: StubFlights.day(30)), environment: environment(booking: booking))
+    other.passengerNameChanged("Ada Lovelace", at: 0)
+    other.cardSelected("card_2")
+    other.cardSelected(nil)
+    other.bookTapped()
+    settle()
+    #expect(booking.requests.map(\.cardID) == ["card_2", nil])
+  }
+
   @Test func book_soldOutIsShown() {
     let booking = ScriptedBooking()
     booking.failure = ServiceError.refused("sold_out", "sold out: no seats left on UA 1478")

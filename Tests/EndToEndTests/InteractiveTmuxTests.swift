@@ -113,6 +113,85 @@ final class TmuxSession: @unchecked Sendable {
 @Suite(.serialized) struct InteractiveTmuxTests {
   static let password = "correct horse battery"
 
+  /// `YYYY-MM-DD`, `days` after today (UTC, as the app in tmux sees it: no TZ).
+  static func date(daysFromToday days: Int) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let day = calendar.date(byAdding: .day, value: days, to: Date())!
+    let parts = calendar.dateComponents([.year, .month, .day], from: day)
+    return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+  }
+
+  /// The line of the pane that starts with `prefix` (after spaces), or nil.
+  static func line(startingWith prefix: String, in screen: String) -> String? {
+    screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix(prefix) }
+  }
+
+  @Test(.enabled(if: TmuxSession.isInstalled, "tmux is not installed (Scripts/bootstrap installs it): skipped"))
+  func travel_flights_autocomplete_search_results_details_escBack() throws {
+    let data = TemporaryDirectory(prefix: "interactive-flights-e2e")
+    let tmux = try TmuxSession(width: 120, height: 40)
+    defer { tmux.close() }
+    let travel = try ProductRunner().executable("travel").path
+    try tmux.waitFor("the shell's prompt") { $0.hasPrefix("$") }
+    try tmux.type("TRAVEL_DATA_DIR='\(data.path)' '\(travel)'")
+    try tmux.press("Enter")
+    try tmux.waitFor("Find a flight")
+
+    // The cursor is in From: typing suggests airports; ↓ Enter picks the first, its code fills the field.
+    try tmux.type("SFO")
+    try tmux.waitFor("SFO  San Francisco")
+    try tmux.press("Down")
+    try tmux.waitFor("▸ SFO  San Francisco")
+    try tmux.press("Enter")
+    try tmux.waitFor("the list to close") { !$0.contains("San Francisco") }
+    try tmux.type("JFK")
+    try tmux.waitFor("JFK  John F")
+    try tmux.press("Down")
+    try tmux.waitFor("▸ JFK  John F")
+    try tmux.press("Enter")
+    try tmux.waitFor("From and To filled") {
+      !$0.contains("John F") && Self.line(startingWith: "From", in: $0)?.hasSuffix("SFO") == true
+        && Self.line(startingWith: "To ", in: $0)?.hasSuffix("JFK") == true
+    }
+
+    // Depart, three weeks ahead, typed; Tab to Search (Return, Adults, Cabin, Max stops, Search).
+    let departure = Self.date(daysFromToday: 21)
+    try tmux.type(departure)
+    try tmux.waitFor("the departure date") { !$0.contains("invalid departure date") && $0.contains(departure) }
+    try tmux.press("Tab", "Tab", "Tab", "Tab", "Tab")
+    try tmux.waitFor("Enter search")
+    try tmux.press("Enter")
+    let results = try tmux.waitFor("the results", seconds: 45) {
+      $0.contains("offers · by price") && $0.contains("Duration") && $0.contains("Out   \(departure)")
+    }
+    #expect(results.contains("SFO → JFK · \(departure) · one-way · 1 adult · Economy"))
+
+    // ↓ selects the next offer: the line of the selected offer changes.
+    let first = try #require(Self.line(startingWith: "Out ", in: results))
+    try tmux.press("Down")
+    try tmux.waitFor("the next offer") { Self.line(startingWith: "Out ", in: $0).map { $0 != first } ?? false }
+
+    // Enter opens the details: segments, the price breakdown, the passenger's name.
+    try tmux.press("Enter")
+    let details = try tmux.waitFor("the details") { $0.contains("Fare (1 adult, economy)") && $0.contains("Total") }
+    #expect(details.contains("Names as on the passport"))
+    #expect(details.contains("Results › SFO → JFK"))
+
+    // Esc leaves the name field, Esc again goes back to the results, and again to the form.
+    try tmux.press("Escape")
+    try tmux.waitFor("the field left") { $0.contains("Enter edit") && $0.contains("q quit") }
+    try tmux.press("Escape")
+    try tmux.waitFor("the results again") { $0.contains("offers · by price") && !$0.contains("Fare (") }
+    try tmux.press("Escape")
+    try tmux.waitFor("the form again") { $0.contains("Find a flight") && $0.contains("q quit") }
+    try tmux.type("q")
+    try tmux.waitFor("the alternate screen to close", seconds: 30) { _ in try tmux.display("#{alternate_on}") == "0" }
+    try tmux.type("echo status=$?")
+    try tmux.press("Enter")
+    try tmux.waitFor("status=0")
+  }
+
   @Test(.enabled(if: TmuxSession.isInstalled, "tmux is not installed (Scripts/bootstrap installs it): skipped"))
   func travel_profileSheetFirstNameMissing_resize_quit_restoresTheTerminal() throws {
     let data = TemporaryDirectory(prefix: "interactive-e2e")
@@ -135,13 +214,16 @@ final class TmuxSession: @unchecked Sendable {
     try tmux.type(command)
     try tmux.press("Enter")
 
-    // Opens on Flights, with the four tabs.
+    // Opens on Flights, with the four tabs, typing in the From field.
     try tmux.waitFor("tabs and the Flights screen") {
-      $0.contains("Flights │ Hotels │ Cars │ Account") && $0.contains("travel flights search")
+      $0.contains("Flights │ Hotels │ Cars │ Account") && $0.contains("Find a flight") && $0.contains("Ctrl-C quit")
     }
     #expect(try tmux.display("#{alternate_on}") == "1")
 
-    // The Account tab: the greeting in the header, then the profile sheet.
+    // The Account tab (after Esc leaves the From field, digits switch tabs): the greeting in the
+    // header, then the profile sheet.
+    try tmux.press("Escape")
+    try tmux.waitFor("1-4 tabs")
     try tmux.type("4")
     try tmux.waitFor("Welcome, Ada Lovelace")
     try tmux.waitFor("Edit profile")

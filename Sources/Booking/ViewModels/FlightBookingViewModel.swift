@@ -5,12 +5,17 @@ import Reactive
 /// One line of a price breakdown: `Fare (2 adults)`, `$640.00`.
 public struct PriceLine: Hashable, Sendable {
   public var label: String
+  /// ``money`` formatted for people.
   public var amount: String
+  /// The amount in the display currency (converted when a rate is known), for the shared
+  /// price calculator.
+  public var money: Money
 }
 
 /// An offer's details and the booking flow: passengers, price breakdown, book.
 ///
-/// Inputs: ``passengerNameChanged(_:at:)``, ``bookTapped()``, ``acceptNewPriceTapped()``.
+/// Inputs: ``passengerNameChanged(_:at:)``, ``cardSelected(_:)``, ``bookTapped()``,
+/// ``acceptNewPriceTapped()``.
 /// Outputs: ``segmentLines`` (each flight with local times and layovers), ``breakdown`` (fare,
 /// taxes and fees, total, in the user's currency), ``isBookEnabled``, ``isBooking``,
 /// ``reservation`` (once booked), ``priceChange`` (the new offer when the price rose),
@@ -31,6 +36,8 @@ public final class FlightBookingViewModel {
   }
 
   private var names: [String]
+  /// The card chosen (`card_…`); nil charges the default card.
+  private var cardID: String?
   /// One key per booking attempt of this offer, so a retry never books twice.
   private var idempotencyKey = UUID().uuidString
   private let environment: FlightsViewEnvironment
@@ -89,12 +96,18 @@ public final class FlightBookingViewModel {
     validate()
   }
 
+  /// The card to charge (`card_…` from the account's cards); nil charges the default card.
+  public func cardSelected(_ id: String?) {
+    cardID = id
+  }
+
   public func bookTapped() {
     guard isBookEnabled, let passengers = try? names.map(PassengerName.init(parsing:)) else { return }
     isBooking = true
     errorMessage = nil
     validate()
-    attempts.send(FlightBookingRequest(offerID: offer.id, passengers: passengers, idempotencyKey: idempotencyKey))
+    attempts.send(
+      FlightBookingRequest(offerID: offer.id, passengers: passengers, cardID: cardID, idempotencyKey: idempotencyKey))
   }
 
   /// Takes the new price of a `price_changed` answer; the next ``bookTapped()`` books it.
@@ -126,11 +139,13 @@ public final class FlightBookingViewModel {
     segmentLines = lines
     let fare = offer.fare
     let adults = offer.adults == 1 ? "1 adult" : "\(offer.adults) adults"
+    func line(_ label: String, _ money: Money) -> PriceLine {
+      PriceLine(label: label, amount: environment.display(money), money: environment.converted(money))
+    }
     breakdown = [
-      PriceLine(
-        label: "Fare (\(adults), \(offer.cabin.displayName.lowercased()))", amount: environment.display(fare.fare)),
-      PriceLine(label: "Taxes and fees", amount: environment.display(fare.taxesAndFees)),
-      PriceLine(label: "Total", amount: environment.display(fare.total)),
+      line("Fare (\(adults), \(offer.cabin.displayName.lowercased()))", fare.fare),
+      line("Taxes and fees", fare.taxesAndFees),
+      line("Total", fare.total),
     ]
     validate()
   }

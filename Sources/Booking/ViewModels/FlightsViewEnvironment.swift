@@ -51,10 +51,13 @@ public struct FlightsViewEnvironment {
   }
 
   /// `money` in the display currency (unchanged when no rate is known), formatted for people.
-  func display(_ money: Money) -> String {
+  func display(_ money: Money) -> String { converted(money).formatted() }
+
+  /// `money` in the display currency (unchanged when no rate is known).
+  func converted(_ money: Money) -> Money {
     guard money.currencyCode != displayCurrency, let rates = exchangeRates,
       let converted = try? rates.convert(money, to: displayCurrency)
-    else { return money.formatted() }
-    return converted.formatted()
+    else { return money }
+    return converted
   }
 }

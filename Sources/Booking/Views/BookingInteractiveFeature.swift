@@ -1,0 +1,81 @@
+import Common
+import CommonUI
+import Foundation
+import Reactive
+
+extension BookingScreens {
+  /// The Flights tab of an interactive app, over the same services the commands use: outputs on
+  /// the main queue, service calls on a background queue.
+  ///
+  /// The services are opened on first use, off the main thread (the world's flight network takes
+  /// a moment to build), so the app opens at once; a failure to open them is shown on the form
+  /// like any service error.
+  ///
+  /// - Parameters:
+  ///   - title: the tab's title.
+  ///   - services: the commands' services (``BookingServices``), opened for `context`.
+  ///   - context: the invocation's context: data directory (the store, the session for booking).
+  /// - Throws: nothing today; reserved for services that must open before the app does.
+  ///
+  /// "Today" (the earliest departure in the calendar) is the device's local date; a booking uses
+  /// the signed-in session (`account login`) and its default card.
+  public static func feature(title: String = "Flights", services: BookingServices, context: CLIContext) throws
+    -> InteractiveFeature
+  {
+    let dataDirectory = context.dataDirectory
+    let flights = LazyFlightSearching { try services.flights(context) }
+    let booking = services.booking.map { make in LazyFlightBooking { try make(context) } }
+    let views = FlightsViewEnvironment(
+      flights: flights, booking: booking,
+      token: { (try? SessionFile(dataDirectory: dataDirectory).read()) ?? nil },
+      mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
+      backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler())
+    let today = LocalDate(Date(), in: .current)
+    return InteractiveFeature(tab: AppTab(title, root: root(environment: views, today: today)))
+  }
+}
+
+/// A value made on first use, once, thread-safely; a failure is kept and thrown again.
+final class OnFirstUse<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var make: (@Sendable () throws -> Value)?
+  private var result: Result<Value, any Error>?
+
+  init(_ make: @escaping @Sendable () throws -> Value) { self.make = make }
+
+  func get() throws -> Value {
+    try lock.withLock {
+      if let result { return try result.get() }
+      let made = Result { try make!() }
+      result = made
+      make = nil
+      return try made.get()
+    }
+  }
+}
+
+/// Flight search opened on first use (see ``OnFirstUse``).
+final class LazyFlightSearching: FlightSearching {
+  private let service: OnFirstUse<any FlightSearching>
+
+  init(_ make: @escaping @Sendable () throws -> any FlightSearching) { service = OnFirstUse(make) }
+
+  func airports(matching query: String, limit: Int) throws -> [AirportSummary] {
+    try service.get().airports(matching: query, limit: limit)
+  }
+
+  func search(_ request: FlightSearchRequest) throws -> [FlightOffer] { try service.get().search(request) }
+
+  func offer(_ id: FlightOfferID) throws -> FlightOffer { try service.get().offer(id) }
+}
+
+/// Flight booking opened on first use (see ``OnFirstUse``).
+final class LazyFlightBooking: FlightBooking {
+  private let service: OnFirstUse<any FlightBooking>
+
+  init(_ make: @escaping @Sendable () throws -> any FlightBooking) { service = OnFirstUse(make) }
+
+  func book(_ request: FlightBookingRequest, token: String) throws -> Reservation {
+    try service.get().book(request, token: token)
+  }
+}

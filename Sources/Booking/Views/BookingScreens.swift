@@ -1,0 +1,403 @@
+import Common
+import CommonUI
+import Foundation
+import Reactive
+
+/// The interactive flight screens, for an app to mount (as a tab or alone).
+///
+/// The flow: search form (airport autocomplete, calendar, passengers, cabin, stops) → results
+/// (sort, filters) → details and booking (segments, price breakdown, passengers) → confirmation
+/// (record locator). The screens are thin: the rules are the view models'
+/// (``FlightSearchViewModel``, ``AirportAutocompleteViewModel``, ``FlightBookingViewModel``).
+@MainActor
+public enum BookingScreens {
+  /// The first screen: the search form, with the cursor in the From field.
+  /// - Parameters:
+  ///   - environment: the services, the display currency and the queues (the main queue for
+  ///     outputs in an app).
+  ///   - today: the earliest departure the calendar offers (the user's local date).
+  public static func root(environment: FlightsViewEnvironment, today: LocalDate) -> some Screen {
+    FlightSearchScreen(environment: FlightScreenEnvironment(views: environment, today: today))
+  }
+}
+
+/// What the flight screens need to make their view models.
+struct FlightScreenEnvironment {
+  var views: FlightsViewEnvironment
+  var today: LocalDate
+}
+
+/// Void publishers of a screen's view-model outputs, merged for ``Screen/changes``.
+func anyChange(_ publishers: [AnyPublisher<Void, Never>]) -> AnyPublisher<Void, Never> {
+  Publishers.MergeMany(publishers).eraseToAnyPublisher()
+}
+
+extension Published.Publisher {
+  /// Each change as `Void`.
+  var void: AnyPublisher<Void, Never> { map { _ in () }.eraseToAnyPublisher() }
+}
+
+/// `SFO  San Francisco International · San Francisco, US`: an airport as a suggestion shows it.
+func suggestionLabel(_ airport: AirportSummary) -> String {
+  let city = airport.city.isEmpty || airport.name.contains(airport.city) ? "" : " · \(airport.city)"
+  return "\(airport.iata)  \(airport.name)\(city), \(airport.country)"
+}
+
+/// The flight search form.
+///
+/// Keys: Tab / Shift-Tab (or ↑ ↓ outside a suggestion list) move between the parts; in From and
+/// To, airports are suggested as you type: ↓ ↑ pick one and Enter takes its IATA code; in Depart
+/// and Return type `YYYY-MM-DD` or press Enter for the calendar (its keys; Enter chooses, Esc
+/// closes it); ← → or - + change adults, cabin and stops; Enter on Search runs the search. Esc
+/// leaves a field (then `q` quits and digits switch tabs; Enter goes back into the field).
+@MainActor
+final class FlightSearchScreen: Screen {
+  enum Focus: CaseIterable {
+    case from, to, depart, back, adults, cabin, stops, search
+
+    var isText: Bool { [.from, .to, .depart, .back].contains(self) }
+  }
+
+  static let labelWidth = 11
+  static let formWidth = 48
+
+  let title = "Flights"
+  let model: FlightSearchViewModel
+  private let environment: FlightScreenEnvironment
+  private let intents = PassthroughSubject<Navigation, Never>()
+  var focus = Focus.from
+  /// Esc left the focused text field: keys go to the shell until Enter.
+  var leftField = false
+  var from = TextFieldState(maxLength: 60)
+  var to = TextFieldState(maxLength: 60)
+  var depart = TextFieldState(maxLength: 10)
+  var back = TextFieldState(maxLength: 10)
+  /// The highlighted suggestion (nil: the field has the keys).
+  var suggestionIndex: Int?
+  /// The calendar, while open for Depart or Return.
+  var calendar: CalendarPickerState?
+  var adults = 1
+  var cabin = Cabin.economy
+  var maxStops = 1
+
+  init(environment: FlightScreenEnvironment) {
+    self.environment = environment
+    model = FlightSearchViewModel(environment: environment.views)
+    model.maxStopsChanged(maxStops)
+  }
+
+  var changes: AnyPublisher<Void, Never> {
+    anyChange([
+      model.origin.$suggestions.void, model.destination.$suggestions.void, model.origin.$errorMessage.void,
+      model.destination.$errorMessage.void, model.$validationMessage.void, model.$isSearchEnabled.void,
+    ])
+  }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var isEditingText: Bool { calendar == nil && focus.isText && !leftField }
+  var keyHints: [KeyHint] {
+    if calendar != nil {
+      return [KeyHint("←↑→↓ PgUp PgDn", "day"), KeyHint("Enter", "choose"), KeyHint("Esc", "close")]
+    }
+    if leftField { return [KeyHint("Tab", "next"), KeyHint("Enter", "edit")] }
+    switch focus {
+    case .from, .to: return [KeyHint("Tab", "next"), KeyHint("↓↑ Enter", "airport")]
+    case .depart, .back: return [KeyHint("Tab", "next"), KeyHint("Enter", "calendar")]
+    case .adults, .cabin, .stops: return [KeyHint("Tab", "next"), KeyHint("← →", "change")]
+    case .search: return [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
+    }
+  }
+
+  /// The autocomplete of a From or To focus.
+  private func autocomplete(_ focus: Focus) -> AirportAutocompleteViewModel? {
+    switch focus {
+    case .from: model.origin
+    case .to: model.destination
+    default: nil
+    }
+  }
+
+  private func field(_ focus: Focus) -> ReferenceWritableKeyPath<FlightSearchScreen, TextFieldState>? {
+    switch focus {
+    case .from: \.from
+    case .to: \.to
+    case .depart: \.depart
+    case .back: \.back
+    default: nil
+    }
+  }
+
+  private static func row(of focus: Focus) -> Int {
+    switch focus {
+    case .from: 2
+    case .to: 3
+    case .depart: 5
+    case .back: 6
+    case .adults: 8
+    case .cabin: 9
+    case .stops: 10
+    case .search: 12
+    }
+  }
+
+  // MARK: Drawing
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    let width = min(area.width, Self.formWidth)
+    func row(_ y: Int) -> Rect {
+      Rect(x: area.x + 2, y: area.y + y, width: max(0, width - 2), height: y < area.height ? 1 : 0)
+    }
+    Label("Find a flight", style: theme.accent).render(in: area.row(0), into: &buffer)
+    let editing = isEditingText
+    let fields: [(String, Focus, String)] = [
+      ("From", .from, "City or airport"), ("To", .to, "City or airport"),
+      ("Depart", .depart, "YYYY-MM-DD (Enter: calendar)"), ("Return", .back, "empty: one-way"),
+    ]
+    for (label, part, placeholder) in fields {
+      guard let path = field(part) else { continue }
+      TextField(label, state: self[keyPath: path]).labelWidth(Self.labelWidth).placeholder(placeholder)
+        .focused(focus == part && (editing || calendar != nil))
+        .render(in: row(Self.row(of: part)), into: &buffer)
+    }
+    func stepper(_ label: String, _ value: String, _ part: Focus) {
+      let label = label.padding(toLength: Self.labelWidth, withPad: " ", startingAt: 0)
+      Label(Line([Span(label), Span("‹ \(value) ›", style: focus == part ? theme.selection : theme.base)]))
+        .render(in: row(Self.row(of: part)), into: &buffer)
+    }
+    stepper("Adults", "\(adults)", .adults)
+    stepper("Cabin", cabin.displayName, .cabin)
+    stepper("Max stops", maxStops == 0 ? "0 (nonstop)" : "\(maxStops)", .stops)
+    let searchRow = row(Self.row(of: .search))
+    if model.isSearchEnabled {
+      Button("Search", focused: focus == .search).render(in: searchRow, into: &buffer)
+    } else {
+      Label("[ Search ]", style: focus == .search ? theme.selection : theme.muted).render(in: searchRow, into: &buffer)
+    }
+    // The focus marker.
+    Label("▸", style: theme.accent).render(
+      in: Rect(x: area.x, y: area.y + Self.row(of: focus), width: 1, height: 1), into: &buffer)
+    let message = model.origin.errorMessage ?? model.destination.errorMessage ?? model.validationMessage
+    if let message {
+      Paragraph(message, style: theme.warning).render(
+        in: Rect(x: area.x, y: area.y + 14, width: area.width, height: max(0, min(2, area.height - 14))),
+        into: &buffer)
+    }
+    if let calendar {
+      let box = Rect(
+        x: area.x + Self.formWidth + 2, y: area.y + 2, width: min(28, max(0, area.right - area.x - Self.formWidth - 2)),
+        height: min(10, max(0, area.height - 2)))
+      Label(focus == .depart ? "Departure date" : "Return date", style: theme.accent).alignment(.center)
+        .render(in: Rect(x: box.x, y: area.y + 1, width: box.width, height: 1), into: &buffer)
+      CalendarPicker(state: calendar, focused: true).render(in: box, into: &buffer)
+    }
+    // Suggestions drop down over the form, under the field.
+    if editing, let autocomplete = autocomplete(focus), !autocomplete.suggestions.isEmpty {
+      let top = Self.row(of: focus) + 1
+      let x = area.x + 2 + Self.labelWidth
+      let box = Rect(
+        x: x, y: area.y + top, width: max(0, area.right - x),
+        height: max(0, min(autocomplete.suggestions.count, 6, area.height - top)))
+      buffer.clear(box)
+      var state = SelectionState(count: autocomplete.suggestions.count)
+      if let suggestionIndex { state.select(suggestionIndex) }
+      List(autocomplete.suggestions.map(suggestionLabel), state: state).focused(suggestionIndex != nil)
+        .render(in: box, into: &buffer)
+    }
+  }
+
+  // MARK: Keys
+
+  func handle(_ key: Key) -> KeyResult {
+    if calendar != nil { return handleCalendar(key) }
+    switch key {
+    case .tab:
+      move(1)
+      return .handled
+    case .backTab:
+      move(-1)
+      return .handled
+    case .escape:
+      if suggestionIndex != nil {
+        suggestionIndex = nil
+        return .handled
+      }
+      guard focus.isText, !leftField else { return .ignored }
+      leftField = true
+      return .handled
+    default: break
+    }
+    if leftField {
+      switch key {
+      case .enter:
+        leftField = false
+        if focus == .depart || focus == .back { openCalendar() }
+        return .handled
+      case .down:
+        move(1)
+        return .handled
+      case .up:
+        move(-1)
+        return .handled
+      default: return .ignored
+      }
+    }
+    if let result = handleSuggestions(key) { return result }
+    switch focus {
+    case .from, .to, .depart, .back: return handleField(key)
+    case .adults, .cabin, .stops: return handleStepper(key)
+    case .search:
+      switch key {
+      case .enter:
+        search()
+        return .handled
+      case .up:
+        move(-1)
+        return .handled
+      case .down:
+        move(1)
+        return .handled
+      default: return .ignored
+      }
+    }
+  }
+
+  /// ↓ ↑ Enter on the suggestion list; nil when the key is the field's.
+  private func handleSuggestions(_ key: Key) -> KeyResult? {
+    guard let autocomplete = autocomplete(focus), let path = field(focus) else { return nil }
+    let count = autocomplete.suggestions.count
+    guard count > 0 else { return nil }
+    switch key {
+    case .down:
+      suggestionIndex = min(count - 1, suggestionIndex.map { $0 + 1 } ?? 0)
+      return .handled
+    case .up where suggestionIndex != nil:
+      suggestionIndex = suggestionIndex! > 0 ? suggestionIndex! - 1 : nil
+      return .handled
+    case .enter:
+      guard let index = suggestionIndex, index < count else { return nil }
+      let chosen = autocomplete.suggestions[index]
+      autocomplete.suggestionSelected(chosen)
+      self[keyPath: path].text = chosen.iata
+      move(1)
+      return .handled
+    default: return nil
+    }
+  }
+
+  private func handleField(_ key: Key) -> KeyResult {
+    guard let path = field(focus) else { return .ignored }
+    switch key {
+    case .enter:
+      if focus == .depart || focus == .back {
+        openCalendar()
+      } else {
+        move(1)
+      }
+      return .handled
+    case .up:
+      move(-1)
+      return .handled
+    case .down:
+      move(1)
+      return .handled
+    default:
+      let before = self[keyPath: path].text
+      guard self[keyPath: path].handle(key) else { return .ignored }
+      let text = self[keyPath: path].text
+      guard text != before else { return .handled }
+      switch focus {
+      case .from, .to:
+        suggestionIndex = nil
+        autocomplete(focus)?.textChanged(text)
+      case .depart: model.departureDateChanged(text)
+      case .back: model.returnDateChanged(text)
+      default: break
+      }
+      return .handled
+    }
+  }
+
+  private func handleStepper(_ key: Key) -> KeyResult {
+    let delta: Int
+    switch key {
+    case .right, .character("+"), .character("="): delta = 1
+    case .left, .character("-"): delta = -1
+    case .enter, .down:
+      move(1)
+      return .handled
+    case .up:
+      move(-1)
+      return .handled
+    default: return .ignored
+    }
+    switch focus {
+    case .adults:
+      adults = min(9, max(1, adults + delta))
+      model.adultsChanged(adults)
+    case .cabin:
+      let all = Cabin.allCases
+      cabin = all[min(all.count - 1, max(0, all.firstIndex(of: cabin)! + delta))]
+      model.cabinChanged(cabin)
+    case .stops:
+      maxStops = min(2, max(0, maxStops + delta))
+      model.maxStopsChanged(maxStops)
+    default: break
+    }
+    return .handled
+  }
+
+  /// Opens the calendar for Depart or Return at the field's date (else the departure, else today).
+  private func openCalendar() {
+    let today = environment.today
+    let departure = LocalDate(depart.text).map { max($0, today) }
+    let earliest = focus == .back ? departure ?? today : today
+    let own = LocalDate((focus == .back ? back : depart).text)
+    calendar = CalendarPickerState(cursor: own ?? departure ?? today, earliest: earliest)
+  }
+
+  private func handleCalendar(_ key: Key) -> KeyResult {
+    if key == .escape || key == .tab || key == .backTab {
+      calendar = nil
+      if key != .escape { move(key == .tab ? 1 : -1) }
+      return .handled
+    }
+    guard var state = calendar, let event = state.handle(key) else { return .ignored }
+    calendar = state
+    if case .dateChosen(let date) = event {
+      calendar = nil
+      if focus == .depart {
+        depart.text = "\(date)"
+        model.departureDateChanged(depart.text)
+      } else {
+        back.text = "\(date)"
+        model.returnDateChanged(back.text)
+      }
+      move(1)
+    }
+    return .handled
+  }
+
+  private func move(_ step: Int) {
+    let all = Focus.allCases
+    let index = all.firstIndex(of: focus)!
+    focus = all[(index + step + all.count) % all.count]
+    leftField = false
+    suggestionIndex = nil
+  }
+
+  /// `SFO → JFK · 2026-12-30 · one-way · 1 adult · Economy · at most 1 stop`: the search as the
+  /// results show it.
+  var summary: String {
+    let trip = back.text.isEmpty ? "one-way" : "return \(back.text)"
+    let people = adults == 1 ? "1 adult" : "\(adults) adults"
+    let stops = maxStops == 0 ? "nonstop" : "≤ \(FlightText.stops(maxStops))"
+    return "\(from.text) → \(to.text) · \(depart.text) · \(trip) · \(people) · \(cabin.displayName) · \(stops)"
+  }
+
+  /// Runs the search (when the form is valid) and opens the results.
+  func search() {
+    guard model.isSearchEnabled else { return }
+    model.searchTapped()
+    intents.send(.push(FlightResultsScreen(model: model, summary: summary, environment: environment)))
+  }
+}

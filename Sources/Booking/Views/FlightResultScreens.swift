@@ -1,0 +1,351 @@
+import Common
+import CommonUI
+import Foundation
+import Reactive
+
+/// The offers of a search as a table: times per direction, stops (via), duration, carriers, price;
+/// under it every direction of the selected offer in full.
+///
+/// Keys: ↑ ↓ PgUp PgDn select; `s` next sort order (price, duration, departure); `f` next stops
+/// filter (any, nonstop, at most 1, at most 2); `c` next carrier filter (all, then each carrier
+/// of the results); Enter opens the offer's details and booking.
+@MainActor
+final class FlightResultsScreen: Screen {
+  let title = "Results"
+  let model: FlightSearchViewModel
+  /// The search in one line (places, dates, passengers, cabin).
+  let summary: String
+  private let environment: FlightScreenEnvironment
+  private let intents = PassthroughSubject<Navigation, Never>()
+  var selection = SelectionState()
+  var sort = FlightSortOrder.price
+  var stopsFilter: Int?
+  var carrierFilter: String?
+  private var visibleRows = 10
+
+  init(model: FlightSearchViewModel, summary: String, environment: FlightScreenEnvironment) {
+    self.model = model
+    self.summary = summary
+    self.environment = environment
+  }
+
+  var changes: AnyPublisher<Void, Never> {
+    anyChange([model.$rows.void, model.$isSearching.void, model.$errorMessage.void])
+  }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var isAnimating: Bool { model.isSearching }
+  var keyHints: [KeyHint] {
+    [
+      KeyHint("↑↓", "move"), KeyHint("Enter", "details"), KeyHint("s", "sort"), KeyHint("f", "stops"),
+      KeyHint("c", "carrier"),
+    ]
+  }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    Label(summary, style: theme.accent).render(in: area.row(0), into: &buffer)
+    if model.isSearching {
+      Spinner("Searching flights…").render(in: area.row(2), into: &buffer)
+      return
+    }
+    if let message = model.errorMessage {
+      Paragraph(message, style: theme.error).render(
+        in: Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, min(3, area.height - 2))), into: &buffer)
+      return
+    }
+    let stops = stopsFilter.map { $0 == 0 ? "nonstop" : "≤ \(FlightText.stops($0))" } ?? "any stops"
+    Label(
+      "\(model.rows.count) offers · by \(sort.rawValue) · \(stops) · \(carrierFilter ?? "all carriers")",
+      style: theme.muted
+    ).render(in: area.row(1), into: &buffer)
+    let rows = model.rows
+    if rows.isEmpty {
+      Label("No offer matches the filters: press f or c to change them.", style: theme.muted)
+        .render(in: area.row(3), into: &buffer)
+      return
+    }
+    selection.count = rows.count
+    let directions = rows.map(\.times.count).max() ?? 1
+    let body = area.inset(top: 3, bottom: directions + 1)
+    visibleRows = Table.visibleRows(in: body)
+    selection.scroll(visibleRows: visibleRows)
+    Table(
+      columns: [
+        .init("Times", .fill(2)), .init("Stops", .fill(1)), .init("Duration", .length(8), alignment: .trailing),
+        .init("Carriers", .length(8)), .init("Price", .length(11), alignment: .trailing),
+      ],
+      rows: rows.map { row in
+        [row.times.joined(separator: " · "), row.stops, row.duration, row.carriers, row.price]
+      }, state: selection
+    ).render(in: body, into: &buffer)
+    guard let index = selection.selected, rows.indices.contains(index) else { return }
+    let offer = rows[index].offer
+    for (number, itinerary) in offer.itineraries.enumerated() {
+      let via =
+        itinerary.connectionAirports.isEmpty ? "" : " via \(itinerary.connectionAirports.joined(separator: ", "))"
+      let flights = itinerary.segments.map { "\($0.flight)" }.joined(separator: ", ")
+      let text =
+        "\(itinerary.departure.localDate)  \(FlightText.times(itinerary))  \(FlightText.stops(itinerary.stops))\(via)  "
+        + "\(FlightText.duration(itinerary.durationMinutes))  \(flights)"
+      Label(Line([Span(number == 0 ? "Out   " : "Back  ", style: theme.muted), Span(text)]))
+        .render(in: area.row(area.height - directions + number), into: &buffer)
+    }
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    let rows = model.rows
+    selection.count = rows.count
+    switch key {
+    case .character("s"):
+      let all = FlightSortOrder.allCases
+      sort = all[(all.firstIndex(of: sort)! + 1) % all.count]
+      model.sortChanged(sort)
+      selection.select(0)
+      return .handled
+    case .character("f"):
+      let steps: [Int?] = [nil, 0, 1, 2]
+      stopsFilter = steps[((steps.firstIndex(of: stopsFilter) ?? 0) + 1) % steps.count]
+      model.stopsFilterChanged(stopsFilter)
+      selection.select(0)
+      return .handled
+    case .character("c"):
+      let steps: [String?] = [nil] + model.carriers.map { Optional($0) }
+      carrierFilter = steps[((steps.firstIndex(of: carrierFilter) ?? 0) + 1) % steps.count]
+      model.carrierFilterChanged(carrierFilter)
+      selection.select(0)
+      return .handled
+    case .enter:
+      guard !model.isSearching, let index = selection.selected, rows.indices.contains(index) else { return .handled }
+      let booking = FlightBookingViewModel(offer: rows[index].offer, environment: environment.views)
+      intents.send(.push(FlightBookingScreen(model: booking, environment: environment)))
+      return .handled
+    default:
+      return selection.handle(key, visibleRows: visibleRows) ? .handled : .ignored
+    }
+  }
+}
+
+/// One offer in detail, and its booking: each flight (local times, layovers, aircraft), the price
+/// breakdown (the shared price calculator), one name per adult, the card, the Book button; a
+/// price change is offered to accept. Once booked, the confirmation replaces it.
+///
+/// Keys: type each passenger's name ("Given Family"); Tab / ↑ ↓ move; Enter books (when every name
+/// is valid) or accepts a new price; Esc leaves a field, then goes back.
+@MainActor
+final class FlightBookingScreen: Screen {
+  enum Focus: Hashable {
+    case passenger(Int)
+    case book
+  }
+
+  let model: FlightBookingViewModel
+  private let environment: FlightScreenEnvironment
+  private let intents = PassthroughSubject<Navigation, Never>()
+  private var subscriptions: [AnyCancellable] = []
+  var names: [TextFieldState]
+  var focus = Focus.passenger(0)
+  /// Esc left the focused name field: keys go to the shell until Enter.
+  var leftField = false
+  /// Whether someone is signed in (checked when the screen opens and at each key).
+  private(set) var isSignedIn: Bool
+
+  init(model: FlightBookingViewModel, environment: FlightScreenEnvironment) {
+    self.model = model
+    self.environment = environment
+    names = Array(repeating: TextFieldState(maxLength: 80), count: max(1, model.offer.adults))
+    isSignedIn = environment.views.token() != nil
+    model.$reservation.compactMap { $0 }.sink { [weak self] reservation in
+      guard let self else { return }
+      let confirmation = FlightConfirmationScreen(
+        reservation: reservation, offer: model.offer, segmentLines: model.segmentLines)
+      intents.send(.replace(confirmation))
+    }.store(in: &subscriptions)
+  }
+
+  var title: String { "\(model.offer.outbound.origin) → \(model.offer.outbound.destination)" }
+  var changes: AnyPublisher<Void, Never> {
+    anyChange([
+      model.$isBookEnabled.void, model.$isBooking.void, model.$errorMessage.void, model.$priceChange.void,
+      model.$breakdown.void, model.$segmentLines.void,
+    ])
+  }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var isEditingText: Bool {
+    if case .passenger = focus { return !leftField }
+    return false
+  }
+  var isAnimating: Bool { model.isBooking }
+  var keyHints: [KeyHint] {
+    if model.priceChange != nil { return [KeyHint("Enter", "accept new price")] }
+    if leftField { return [KeyHint("Enter", "edit"), KeyHint("Tab", "next")] }
+    return [KeyHint("Tab", "next"), KeyHint("Enter", "book")]
+  }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    let offer = model.offer
+    let people = offer.adults == 1 ? "1 adult" : "\(offer.adults) adults"
+    let trip = offer.inbound == nil ? "one-way" : "round trip"
+    Label(
+      Line([
+        Span(title, style: theme.accent), Span("  \(trip) · \(offer.cabin.displayName) · \(people)"),
+        Span("  \(offer.seatsAvailable) seats left", style: theme.muted),
+      ])
+    ).render(in: area.row(0), into: &buffer)
+    var y = 2
+    for line in model.segmentLines {
+      Label(line, style: line.hasPrefix(" ") ? theme.muted : theme.base).render(in: area.row(y), into: &buffer)
+      y += 1
+    }
+    y += 1
+    let columns = Rect(x: area.x, y: area.y + y, width: area.width, height: max(0, area.height - y))
+      .columns([.fill, .length(34)], spacing: 2)
+    // The price breakdown at the right: fare and taxes, then the total.
+    if let total = model.breakdown.last {
+      let calculator = PriceCalculatorView(
+        lines: model.breakdown.dropLast().map { ($0.label, $0.money) }, total: total.money)
+      calculator.render(
+        in: Rect(x: columns[1].x, y: columns[1].y, width: columns[1].width, height: calculator.height), into: &buffer)
+    }
+    let left = columns[0]
+    func row(_ index: Int) -> Rect {
+      Rect(x: left.x + 2, y: left.y + index, width: max(0, left.width - 2), height: index < left.height ? 1 : 0)
+    }
+    var line = 0
+    for index in names.indices {
+      let label = names.count == 1 ? "Passenger" : "Passenger \(index + 1)"
+      TextField(label, state: names[index]).labelWidth(13).placeholder("Given Family")
+        .focused(focus == .passenger(index) && !leftField).render(in: row(line), into: &buffer)
+      if focus == .passenger(index) {
+        Label("▸", style: theme.accent).render(
+          in: Rect(x: left.x, y: left.y + line, width: 1, height: 1), into: &buffer)
+      }
+      line += 1
+    }
+    Label("Names as on the passport: Given Family", style: theme.muted).render(in: row(line), into: &buffer)
+    line += 1
+    let card = isSignedIn ? Span("default card") : Span("none: not signed in", style: theme.warning)
+    Label(Line([Span("Card".padding(toLength: 13, withPad: " ", startingAt: 0)), card]))
+      .render(in: row(line), into: &buffer)
+    line += 2
+    if focus == .book {
+      Label("▸", style: theme.accent).render(in: Rect(x: left.x, y: left.y + line, width: 1, height: 1), into: &buffer)
+    }
+    if model.isBooking {
+      Spinner("Booking…").render(in: row(line), into: &buffer)
+    } else if let changed = model.priceChange {
+      Button("Accept \(environment.views.display(changed.price))", focused: true).render(in: row(line), into: &buffer)
+    } else if model.isBookEnabled {
+      Button("Book", focused: focus == .book).render(in: row(line), into: &buffer)
+    } else {
+      Label("[ Book ]", style: focus == .book ? theme.selection : theme.muted).render(in: row(line), into: &buffer)
+    }
+    line += 2
+    let signIn = "not signed in — sign in in the Account tab (or `account login`)"
+    let message: (String, Style)? =
+      switch model.errorMessage {
+      case ServiceError.notSignedIn.message?: (signIn, theme.warning)
+      case let error?: (error, theme.error)
+      case nil: isSignedIn ? nil : (signIn, theme.warning)
+      }
+    if let (text, style) = message {
+      Paragraph(text, style: style).render(
+        in: Rect(x: area.x, y: left.y + line, width: area.width, height: max(0, min(3, left.height - line))),
+        into: &buffer)
+    }
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    guard model.reservation == nil else { return .ignored }
+    isSignedIn = environment.views.token() != nil
+    if model.priceChange != nil, key == .enter {
+      model.acceptNewPriceTapped()
+      return .handled
+    }
+    switch key {
+    case .tab, .down:
+      move(1)
+      return .handled
+    case .backTab, .up:
+      move(-1)
+      return .handled
+    case .escape:
+      guard isEditingText else { return .ignored }
+      leftField = true
+      return .handled
+    case .enter:
+      if leftField {
+        leftField = false
+      } else if model.isBookEnabled {
+        model.bookTapped()
+      } else {
+        move(1)
+      }
+      return .handled
+    default:
+      guard case .passenger(let index) = focus, !leftField else { return .ignored }
+      let before = names[index].text
+      guard names[index].handle(key) else { return .ignored }
+      if names[index].text != before { model.passengerNameChanged(names[index].text, at: index) }
+      return .handled
+    }
+  }
+
+  private func move(_ step: Int) {
+    let all = names.indices.map(Focus.passenger) + [.book]
+    let index = all.firstIndex(of: focus) ?? 0
+    focus = all[(index + step + all.count) % all.count]
+    leftField = false
+  }
+}
+
+/// The booking's confirmation: the record locator (PNR), the flights, the total charged. It
+/// replaces the booking form, so Esc goes back to the results, never to the form.
+///
+/// Keys: Enter starts a new search (back to the form).
+@MainActor
+final class FlightConfirmationScreen: Screen {
+  let title = "Booked"
+  let reservation: Reservation
+  let offer: FlightOffer
+  let segmentLines: [String]
+  private let intents = PassthroughSubject<Navigation, Never>()
+
+  init(reservation: Reservation, offer: FlightOffer, segmentLines: [String]) {
+    self.reservation = reservation
+    self.offer = offer
+    self.segmentLines = segmentLines
+  }
+
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var keyHints: [KeyHint] { [KeyHint("Enter", "new search")] }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    Label(Line([Span("✓ Booked  ", style: theme.success), Span(reservation.summary)]))
+      .render(in: area.row(0), into: &buffer)
+    Label(
+      Line([
+        Span("Record locator (PNR)  "), Span(reservation.locator ?? reservation.id, style: theme.accent.adding(.bold)),
+      ])
+    ).render(in: area.row(2), into: &buffer)
+    var y = 4
+    for line in segmentLines {
+      Label(line, style: line.hasPrefix(" ") ? theme.muted : theme.base).render(in: area.row(y), into: &buffer)
+      y += 1
+    }
+    y += 1
+    Label(Line([Span("Total charged  "), Span(reservation.total.formatted(), style: .bold)]))
+      .render(in: area.row(y), into: &buffer)
+    Label("Reservation \(reservation.id) · \(reservation.status.rawValue)", style: theme.muted)
+      .render(in: area.row(y + 1), into: &buffer)
+    Label("Your trips: the Account tab, or `travel trips list`.", style: theme.muted)
+      .render(in: area.row(y + 3), into: &buffer)
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    guard key == .enter else { return .ignored }
+    intents.send(.popToRoot)
+    return .handled
+  }
+}

@@ -1,0 +1,405 @@
+import Common
+import CommonTesting
+import CommonUI
+import Foundation
+import Reactive
+import Testing
+
+@testable import Booking
+
+/// The flight screens, driven by keys through the shell and the test backend (80 × 24), over
+/// deterministic services (``ScreenFlights``, ``ScriptedBooking``) with `DispatchQueue.test` for
+/// both queues.
+@MainActor
+@Suite struct FlightScreenSnapshotTests {
+  let scheduler = DispatchQueue.test
+  let flights = ScreenFlights()
+  let booking = ScriptedBooking()
+  let backend = TestBackend(width: 80, height: 24)
+  static let today = LocalDate("2026-12-01")!
+
+  func environment(token: String? = "token") -> FlightScreenEnvironment {
+    FlightScreenEnvironment(
+      views: FlightsViewEnvironment(
+        flights: flights, booking: booking, token: { token }, mainQueue: scheduler.eraseToAnyScheduler(),
+        backgroundQueue: scheduler.eraseToAnyScheduler()),
+      today: Self.today)
+  }
+
+  func app(_ root: any Screen) -> InteractiveApp {
+    InteractiveApp(name: "booking", tabs: [AppTab("Flights", root: root)], backend: backend, schedule: { $0() })
+  }
+
+  func press(_ app: InteractiveApp, _ keys: [Key]) {
+    for key in keys { app.handle(key) }
+    scheduler.advance()
+  }
+
+  func type(_ app: InteractiveApp, _ text: String) { press(app, text.map { Key.character($0) }) }
+
+  /// The frame as text, the spinner's turning dots replaced by its first picture.
+  func frame(_ app: InteractiveApp) -> String {
+    app.displayNow()
+    return String(backend.text.map { Spinner.frames.contains($0) ? Spinner.frames[0] : $0 })
+  }
+
+  /// Types `text` in the focused airport field, waits out the autocomplete's pause, picks the
+  /// suggestion `index` (0: the first).
+  func pickAirport(_ app: InteractiveApp, _ text: String, index: Int = 0) {
+    type(app, text)
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    press(app, Array(repeating: .down, count: index + 1) + [.enter])
+  }
+
+  /// The form filled in: SFO and JFK from the suggestions, 20 December from the calendar,
+  /// one-way, 1 adult, economy, at most 1 stop; focus on Return.
+  func filledForm(token: String? = "token") -> (InteractiveApp, FlightSearchScreen) {
+    let screen = FlightSearchScreen(environment: environment(token: token))
+    let app = app(screen)
+    pickAirport(app, "san")
+    pickAirport(app, "new")
+    press(app, [.enter, .down, .down] + Array(repeating: .right, count: 5) + [.enter])  // 2026-12-20
+    return (app, screen)
+  }
+
+  /// The results of the filled form, loaded.
+  func results(token: String? = "token") -> InteractiveApp {
+    let (app, _) = filledForm(token: token)
+    press(app, [.tab, .tab, .tab, .tab, .enter])
+    return app
+  }
+
+  // MARK: Search form
+
+  @Test func searchForm_empty_cursorInFrom() throws {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    #expect(screen.focus == .from)
+    #expect(screen.isEditingText)
+    try assertSnapshot(frame(app), named: "search-empty")
+  }
+
+  @Test func searchForm_suggestionsAsYouType_enterPicksTheCode() throws {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "san")
+    #expect(flights.queries.isEmpty)  // waits for typing to pause
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(flights.queries == ["san"])
+    press(app, [.down, .down])
+    try assertSnapshot(frame(app), named: "search-suggestions")
+    press(app, [.enter])
+    #expect(screen.from.text == "SAN")
+    #expect(screen.model.origin.selection?.iata == "SAN")
+    #expect(screen.focus == .to)
+    #expect(!frame(app).contains("Mineta"))  // the list is gone
+  }
+
+  @Test func searchForm_upFromTheFirstSuggestionReturnsToTheField() {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "san")
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    press(app, [.down, .up])
+    #expect(screen.suggestionIndex == nil)
+    press(app, [.enter])  // no suggestion highlighted: the typed text stays, focus moves on
+    #expect(screen.from.text == "san")
+    #expect(screen.focus == .to)
+  }
+
+  @Test func keys_qInAFieldIsText_escLeavesTheField_thenQQuits() {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "q?1")
+    #expect(screen.from.text == "q?1")
+    #expect(app.exitStatus == nil)
+    #expect(!app.isShowingHelp)
+    press(app, [.escape])
+    #expect(!screen.isEditingText)
+    #expect(app.footerHints.contains(KeyHint("q", "quit")))
+    press(app, [.escape, .escape])  // on the tab's first screen Esc never quits
+    #expect(app.exitStatus == nil)
+    press(app, [.enter])  // back into the field
+    #expect(screen.isEditingText)
+    press(app, [.escape])
+    type(app, "q")
+    #expect(app.exitStatus == 0)
+    #expect(screen.from.text == "q?1")
+  }
+
+  @Test func searchForm_calendarForTheDeparture() throws {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    pickAirport(app, "san")
+    pickAirport(app, "new")
+    press(app, [.enter, .down, .down, .right])
+    try assertSnapshot(frame(app), named: "search-calendar")
+    press(app, [.escape])  // closes the calendar, keeps the field
+    #expect(screen.calendar == nil)
+    #expect(screen.focus == .depart)
+    #expect(app.exitStatus == nil)
+  }
+
+  @Test func searchForm_filled_searchEnabled() throws {
+    let (app, screen) = filledForm()
+    #expect(screen.depart.text == "2026-12-20")
+    #expect(screen.focus == .back)
+    #expect(screen.model.isSearchEnabled)
+    press(app, [.tab, .right, .tab, .right, .right])  // 2 adults, business
+    try assertSnapshot(frame(app), named: "search-filled")
+  }
+
+  @Test func searchForm_typedDates_returnBeforeDeparture_isExplained() throws {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    pickAirport(app, "san")
+    pickAirport(app, "new")
+    type(app, "2026-12-20")
+    press(app, [.tab])
+    type(app, "2026-12-18")
+    #expect(screen.model.validationMessage?.contains("before the departure") == true)
+    #expect(!screen.model.isSearchEnabled)
+    press(app, [.tab, .tab, .tab, .tab, .enter])  // Search is disabled: nothing happens
+    #expect(app.currentStack.count == 1)
+    try assertSnapshot(frame(app), named: "search-invalid")
+  }
+
+  // MARK: Results
+
+  @Test func search_spinnerThenResults_sortAndFilters() throws {
+    let (app, _) = filledForm()
+    for key in [Key.tab, .tab, .tab, .tab, .enter] { app.handle(key) }
+    #expect(app.currentStack.count == 2)
+    #expect(app.currentScreen.isAnimating)
+    try assertSnapshot(frame(app), named: "results-loading")
+    scheduler.advance()
+    #expect(flights.searches.last?.departureDate == LocalDate("2026-12-20"))
+    #expect(flights.searches.last?.maxStops == 1)
+    try assertSnapshot(frame(app), named: "results")
+    press(app, [.character("s"), .character("f")])  // by duration, nonstop only
+    try assertSnapshot(frame(app), named: "results-duration-nonstop")
+    press(app, [.character("f"), .character("c"), .character("c")])  // at most 1 stop, carrier AA then B6
+    let screen = try #require(app.currentScreen as? FlightResultsScreen)
+    #expect(screen.carrierFilter == "B6")
+    #expect(screen.model.rows.map(\.carriers) == ["B6"])
+  }
+
+  @Test func results_noFlights_saysSo() throws {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    pickAirport(app, "san")
+    type(app, "LHR")
+    press(app, [.tab])
+    type(app, "2026-12-20")
+    press(app, [.tab, .tab, .tab, .tab, .tab, .enter])
+    try assertSnapshot(frame(app), named: "results-none")
+  }
+
+  @Test func results_moveAndOpenDetails_escBack() throws {
+    let app = results()
+    press(app, [.down, .down, .pageDown, .pageUp, .down])
+    let results = try #require(app.currentScreen as? FlightResultsScreen)
+    #expect(results.selection.selected == 1)
+    press(app, [.enter])
+    let details = try #require(app.currentScreen as? FlightBookingScreen)
+    #expect(details.model.offer.outbound.segments.map(\.flight.code) == ["B6916"])
+    #expect(details.isEditingText)
+    press(app, [.escape])  // leaves the name field
+    #expect(app.currentStack.count == 3)
+    press(app, [.escape])  // back to the results
+    #expect(app.currentScreen === results)
+  }
+
+  // MARK: Details and booking
+
+  /// The details of the connecting DL offer (the cheapest), for `adults`.
+  func details(token: String? = "token") throws -> (InteractiveApp, FlightBookingScreen) {
+    let app = results(token: token)
+    press(app, [.enter])
+    return (app, try #require(app.currentScreen as? FlightBookingScreen))
+  }
+
+  @Test func details_segmentsBreakdownPassengers() throws {
+    let (app, screen) = try details()
+    #expect(!screen.model.isBookEnabled)
+    try assertSnapshot(frame(app), named: "details")
+    type(app, "Ada Lovelace")
+    #expect(screen.model.isBookEnabled)
+    try assertSnapshot(frame(app), named: "details-filled")
+  }
+
+  @Test func book_confirmationReplacesTheForm_escGoesToTheResults() throws {
+    let (app, _) = try details()
+    type(app, "Ada Lovelace")
+    for key in [Key.enter] { app.handle(key) }
+    try assertSnapshot(frame(app), named: "booking-in-progress")
+    scheduler.advance()
+    #expect(booking.requests.map { $0.passengers.map(\.description) } == [["Ada Lovelace"]])
+    #expect(booking.requests.first?.cardID == nil)
+    #expect(app.currentScreen is FlightConfirmationScreen)
+    #expect(app.currentStack.count == 3)
+    try assertSnapshot(frame(app), named: "confirmation")
+    press(app, [.escape])
+    #expect(app.currentScreen is FlightResultsScreen)
+  }
+
+  @Test func book_priceChanged_showsTheNewPrice_enterAccepts_thenBooks() throws {
+    let (app, screen) = try details()
+    var raised = screen.model.offer.id
+    raised.quotedTotal = Money(amount: 329, currency: "USD")
+    booking.failure = ServiceError.refused(
+      "price_changed", "the price changed from $289.00 to $329.00", details: ["offerId": "\(raised)"])
+    type(app, "Ada Lovelace")
+    press(app, [.enter])
+    #expect(screen.model.priceChange != nil)
+    try assertSnapshot(frame(app), named: "booking-price-changed")
+    booking.failure = nil
+    press(app, [.enter])  // accepts
+    #expect(screen.model.breakdown.last?.amount == "$329.00")
+    press(app, [.enter])  // books
+    #expect(booking.requests.last?.offerID.quotedTotal == Money(amount: 329, currency: "USD"))
+    #expect(app.currentScreen is FlightConfirmationScreen)
+  }
+
+  @Test(arguments: [
+    ("sold_out", "sold out: no seats left on DL 1200"), ("card_declined", "the card was declined: use another card"),
+  ])
+  func book_refusalsAreShown(code: String, message: String) throws {
+    let (app, _) = try details()
+    booking.failure = ServiceError.refused(code, message)
+    type(app, "Ada Lovelace")
+    press(app, [.enter])
+    #expect(frame(app).contains(message))
+    #expect(app.currentScreen is FlightBookingScreen)
+  }
+
+  @Test func book_notSignedIn_saysWhereToSignIn() throws {
+    let (app, screen) = try details(token: nil)
+    type(app, "Ada Lovelace")
+    press(app, [.enter])
+    #expect(screen.model.errorMessage == ServiceError.notSignedIn.message)
+    #expect(booking.requests.isEmpty)
+    try assertSnapshot(frame(app), named: "booking-not-signed-in")
+  }
+
+  @Test func details_twoAdults_oneNameEach() throws {
+    let (app, _) = filledForm()
+    press(app, [.tab, .right, .tab, .tab, .tab, .enter])
+    press(app, [.enter])
+    let details = try #require(app.currentScreen as? FlightBookingScreen)
+    #expect(details.names.count == 2)
+    type(app, "Ada Lovelace")
+    press(app, [.enter])  // not every name yet: next field
+    #expect(details.focus == .passenger(1))
+    type(app, "Charles Babbage")
+    press(app, [.enter])
+    #expect(booking.requests.first?.passengers.map(\.family) == ["Lovelace", "Babbage"])
+  }
+
+  @Test func factory_rootIsTheSearchForm() {
+    let root = BookingScreens.root(environment: environment().views, today: Self.today)
+    #expect(root is FlightSearchScreen)
+    #expect(root.title == "Flights")
+  }
+}
+
+/// Flights for the screens: airports by query, four SFO → JFK offers on the date asked (a
+/// connection through ORD the cheapest), none to LHR; all times fixed, so frames never change.
+final class ScreenFlights: FlightSearching, @unchecked Sendable {
+  private let lock = NSLock()
+  private var asked: [String] = []
+  private var requests: [FlightSearchRequest] = []
+  var queries: [String] { lock.withLock { asked } }
+  var searches: [FlightSearchRequest] { lock.withLock { requests } }
+
+  static let airports = [
+    AirportSummary(
+      iata: "SFO", name: "San Francisco International Airport", city: "San Francisco", country: "US",
+      timeZone: "America/Los_Angeles"),
+    AirportSummary(
+      iata: "SAN", name: "San Diego International Airport", city: "San Diego", country: "US",
+      timeZone: "America/Los_Angeles"),
+    AirportSummary(
+      iata: "SJC", name: "Norman Y. Mineta San Jose International Airport", city: "San Jose", country: "US",
+      timeZone: "America/Los_Angeles"),
+    AirportSummary(
+      iata: "JFK", name: "John F Kennedy International Airport", city: "New York", country: "US",
+      timeZone: "America/New_York"),
+    AirportSummary(
+      iata: "EWR", name: "Newark Liberty International Airport", city: "Newark", country: "US",
+      timeZone: "America/New_York"),
+  ]
+
+  func airports(matching query: String, limit: Int) throws -> [AirportSummary] {
+    lock.withLock { asked.append(query) }
+    switch query.lowercased() {
+    case "san": return Array(Self.airports[0..<3])
+    case "new": return Array(Self.airports[3..<5])
+    default: return Self.airports.filter { $0.iata.lowercased() == query.lowercased() }
+    }
+  }
+
+  func search(_ request: FlightSearchRequest) throws -> [FlightOffer] {
+    lock.withLock { requests.append(request) }
+    guard request.destination == "JFK" else { return [] }
+    return Self.offers(on: request.departureDate, adults: request.adults, cabin: request.cabin)
+      .filter { $0.maxStopsPerDirection <= request.maxStops }
+  }
+
+  func offer(_ id: FlightOfferID) throws -> FlightOffer {
+    let base = Self.offers(on: id.flights[0].date, adults: id.adults, cabin: id.cabin)
+    guard var offer = base.first(where: { $0.id.flights == id.flights }) else {
+      throw ServiceError.invalid("offer_expired", "the offer has expired: search again")
+    }
+    let taxes = offer.perPassenger.taxesAndFees
+    offer.perPassenger = FareBreakdown(
+      fare: Money(amount: id.quotedTotal.amount / Decimal(id.adults), currency: "USD") - taxes, taxesAndFees: taxes)
+    offer.id = id
+    return offer
+  }
+
+  static let zones = [
+    "SFO": TimeZone(identifier: "America/Los_Angeles")!, "ORD": TimeZone(identifier: "America/Chicago")!,
+    "JFK": TimeZone(identifier: "America/New_York")!,
+  ]
+
+  /// Legs: carrier, number, from, to, departure hour and minute (local), minutes in the air,
+  /// aircraft; each leg after the first leaves `layover` minutes after the previous arrives.
+  static func offer(
+    _ day: LocalDate, _ legs: [(String, Int, String, String, Int, Int, Int, String)], layover: Int = 0,
+    fare: Decimal, adults: Int, cabin: Cabin
+  ) -> FlightOffer {
+    var segments: [FlightSegment] = []
+    var next: Date?
+    for (carrier, number, from, to, hour, minute, minutes, aircraft) in legs {
+      let departure = next ?? day.instant(hour: hour, minute: minute, in: zones[from]!)
+      let arrival = departure.addingTimeInterval(Double(minutes) * 60)
+      segments.append(
+        FlightSegment(
+          flight: Flight(carrier: carrier, number: number), from: from, to: to,
+          departure: AirportTime(instant: departure, timeZone: zones[from]!),
+          arrival: AirportTime(instant: arrival, timeZone: zones[to]!), aircraft: aircraft,
+          aircraftName: aircraft == "738" ? "Boeing 737-800" : nil))
+      next = arrival.addingTimeInterval(Double(layover) * 60)
+    }
+    let perPassenger = FareBreakdown(
+      fare: Money(amount: fare, currency: "USD"), taxesAndFees: Money(amount: 31, currency: "USD"))
+    let id = FlightOfferID(
+      cabin: cabin, adults: adults, directions: [segments.map { DatedFlight(flight: $0.flight, date: day) }],
+      quotedTotal: perPassenger.times(adults).total)
+    return FlightOffer(
+      id: id, cabin: cabin, adults: adults, itineraries: [Itinerary(segments: segments)], perPassenger: perPassenger,
+      seatsAvailable: 9)
+  }
+
+  static func offers(on day: LocalDate, adults: Int, cabin: Cabin) -> [FlightOffer] {
+    [
+      offer(day, [("UA", 1478, "SFO", "JFK", 8, 5, 335, "757")], fare: 320, adults: adults, cabin: cabin),
+      offer(day, [("AA", 20, "SFO", "JFK", 11, 0, 330, "321")], fare: 358, adults: adults, cabin: cabin),
+      offer(
+        day, [("DL", 1200, "SFO", "ORD", 7, 0, 250, "738"), ("DL", 881, "ORD", "JFK", 0, 0, 135, "738")],
+        layover: 80, fare: 258, adults: adults, cabin: cabin),
+      offer(day, [("B6", 916, "SFO", "JFK", 22, 30, 325, "320")], fare: 268, adults: adults, cabin: cabin),
+    ]
+  }
+}
