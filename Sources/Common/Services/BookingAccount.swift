@@ -6,8 +6,8 @@ import Foundation
 /// Every feature's booking screen takes one (features never import `Account` or `Backend`); the
 /// apps build it with ``live(accounts:cards:dataDirectory:)`` over the same store and session file
 /// the command line uses, so signing in here signs in `account whoami` too, and the other way round.
-/// All three calls may block (a store read, ~100 ms of scrypt for a sign-in): call them off the
-/// main thread.
+/// Every call may block (a store read, ~100 ms of scrypt for a sign-in): call them off the main
+/// thread (CommonUI's `CheckoutModel` does).
 public struct BookingAccount: Sendable {
   /// The signed-in user's session token, nil when nobody is signed in.
   /// - Throws: `session_file_unreadable` when the session file is there but unusable.
@@ -20,15 +20,24 @@ public struct BookingAccount: Sendable {
   /// The cards of the signed-in user, the default one first.
   /// - Throws: `not_signed_in` / `session_expired` (`.unauthenticated`) for a dead token.
   public var cards: @Sendable (_ token: String) throws -> [PaymentCard]
+  /// The signed-in user's name and email, to say who is paying.
+  /// - Throws: as ``cards``; by default (an account built without it) `profile_unavailable`
+  ///   (`.unavailable`), and the checkout then says only "Signed in".
+  public var profile: @Sendable (_ token: String) throws -> UserProfile
 
+  /// An account of these calls; `profile` is optional (see ``profile``).
   public init(
     token: @escaping @Sendable () throws -> String?,
     signIn: @escaping @Sendable (_ email: String, _ password: String) throws -> Session,
-    cards: @escaping @Sendable (_ token: String) throws -> [PaymentCard]
+    cards: @escaping @Sendable (_ token: String) throws -> [PaymentCard],
+    profile: @escaping @Sendable (_ token: String) throws -> UserProfile = { _ in
+      throw ServiceError(.unavailable, code: "profile_unavailable", message: "the profile is not available here")
+    }
   ) {
     self.token = token
     self.signIn = signIn
     self.cards = cards
+    self.profile = profile
   }
 
   /// The account of the data directory `dataDirectory`: the token from its ``SessionFile``, a
@@ -46,7 +55,8 @@ public struct BookingAccount: Sendable {
       },
       cards: { token in
         try cards.cards(token: token).sorted { $0.isDefault && !$1.isDefault }
-      })
+      },
+      profile: { token in try accounts.profile(token: token) })
   }
 
   /// Nobody signed in, and signing in refused (`sign_in_unavailable`): for previews and for

@@ -1,0 +1,199 @@
+import Common
+import Foundation
+import Reactive
+
+/// Who pays for a booking, as the checkout knows it.
+public enum CheckoutPayer: Hashable, Sendable {
+  /// The session and the cards are being read (at first, and after each ``CheckoutModel/refresh()``
+  /// until the answer; a sign-in in progress keeps the previous state).
+  case checking
+  /// Nobody is signed in, or the session ended: booking asks to sign in first.
+  case signedOut
+  /// Signed in; `name` is "Ada Lovelace" (nil when the profile could not be read).
+  case signedIn(name: String?)
+}
+
+/// The checkout part of a booking screen (hotel, car, flight alike): who is signed in, the cards
+/// that can be charged and which one is chosen, and signing in without leaving the booking.
+///
+/// Inputs: ``refresh()`` (read the session and the cards again), ``cardSelected(_:)``,
+/// ``nextCardTapped()`` / ``previousCardTapped()`` (cycle through the cards, wrapping),
+/// ``signIn(email:password:)``.
+/// Outputs: ``payer``, ``cards`` (the default first), ``selectedCardId`` (the default card after
+/// each load unless the chosen one is still there; nil without cards), ``message`` (no card yet
+/// and how to add one, a session that ended, a store that failed), ``isSigningIn``,
+/// ``signInMessage`` (why the last sign-in failed, e.g. "email or password is wrong"), and
+/// ``signedIn``, which emits once per successful sign-in, after the cards are loaded.
+///
+/// Every ``BookingAccount`` call runs on `backgroundQueue` and its answer is delivered on
+/// `mainQueue` (the main queue in an app; one `DispatchQueue.test` for both in tests). A newer
+/// refresh drops the answer of an older one.
+///
+/// ```swift
+/// let checkout = CheckoutModel(account: account, mainQueue: .main, backgroundQueue: .global())
+/// checkout.refresh()
+/// // … later, book with checkout.selectedCardId
+/// ```
+public final class CheckoutModel {
+  @Published public private(set) var payer = CheckoutPayer.checking
+  @Published public private(set) var cards: [PaymentCard] = []
+  @Published public private(set) var selectedCardId: String?
+  @Published public private(set) var message: String?
+  @Published public private(set) var isSigningIn = false
+  @Published public private(set) var signInMessage: String?
+  /// Emits after each successful sign-in (the cards already loaded); never fails or finishes.
+  public let signedIn: AnyPublisher<Void, Never>
+
+  /// The message shown when the signed-in user has no card.
+  public static let noCardMessage =
+    "No payment card yet: add one with 'account cards add' (or in travel's Account tab), then press r."
+
+  private let account: BookingAccount
+  private let mainQueue: AnySchedulerOf<DispatchQueue>
+  private let backgroundQueue: AnySchedulerOf<DispatchQueue>
+  private let signedInSubject = PassthroughSubject<Void, Never>()
+  private var refreshRequest: AnyCancellable?
+  private var signInRequest: AnyCancellable?
+
+  /// A checkout over `account`; nothing is read until ``refresh()``.
+  public init(
+    account: BookingAccount, mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>
+  ) {
+    self.account = account
+    self.mainQueue = mainQueue
+    self.backgroundQueue = backgroundQueue
+    signedIn = signedInSubject.eraseToAnyPublisher()
+  }
+
+  /// The chosen card, if any.
+  public var selectedCard: PaymentCard? { cards.first { $0.id == selectedCardId } }
+
+  /// Whether a booking can be charged now: signed in with a card chosen.
+  public var isReadyToPay: Bool {
+    if case .signedIn = payer { selectedCardId != nil } else { false }
+  }
+
+  // MARK: Inputs
+
+  /// Reads the session and, when signed in, the profile and the cards again.
+  public func refresh() {
+    if !isSigningIn { payer = .checking }
+    let account = account
+    refreshRequest = run { try Self.load(account) }
+      .sink { [weak self] result in self?.loaded(result) }
+  }
+
+  /// Chooses the card `id` (ignored when it is not one of ``cards``).
+  public func cardSelected(_ id: String) {
+    guard cards.contains(where: { $0.id == id }), id != selectedCardId else { return }
+    selectedCardId = id
+  }
+
+  /// Chooses the next card (after the last, the first).
+  public func nextCardTapped() { step(1) }
+
+  /// Chooses the previous card (before the first, the last).
+  public func previousCardTapped() { step(-1) }
+
+  /// Signs in with an email and password (kept in the session file, so the command line is signed
+  /// in too), then loads the cards. A blank email or password is refused here, without asking.
+  public func signIn(email: String, password: String) {
+    guard !isSigningIn else { return }
+    let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !email.isEmpty, !password.isEmpty else {
+      signInMessage = "Type your email and your password."
+      return
+    }
+    isSigningIn = true
+    signInMessage = nil
+    let account = account
+    signInRequest = run { () -> Loaded in
+      let session = try account.signIn(email, password)
+      return try Self.signedIn(account, token: session.token)
+    }
+    .sink { [weak self] result in
+      guard let self else { return }
+      self.isSigningIn = false
+      switch result {
+      case .success(let loaded):
+        self.refreshRequest = nil
+        self.loaded(.success(loaded))
+        self.signedInSubject.send()
+      case .failure(let error):
+        self.signInMessage = error.message
+      }
+    }
+  }
+
+  // MARK: Work
+
+  /// What one read found.
+  enum Loaded {
+    case signedOut(message: String?)
+    case signedIn(name: String?, cards: [PaymentCard])
+  }
+
+  private static func load(_ account: BookingAccount) throws -> Loaded {
+    guard let token = try account.token() else { return .signedOut(message: nil) }
+    do {
+      return try signedIn(account, token: token)
+    } catch let error as ServiceError where error.kind == .unauthenticated {
+      return .signedOut(message: "Your session has ended: sign in again.")
+    }
+  }
+
+  private static func signedIn(_ account: BookingAccount, token: String) throws -> Loaded {
+    let cards = try account.cards(token)
+    let name = (try? account.profile(token)).map { "\($0.firstName) \($0.lastName)" }
+    return .signedIn(name: name, cards: cards)
+  }
+
+  private func loaded(_ result: Result<Loaded, ServiceError>) {
+    switch result {
+    case .success(.signedOut(let message)):
+      payer = .signedOut
+      cards = []
+      selectedCardId = nil
+      self.message = message
+    case .success(.signedIn(let name, let cards)):
+      payer = .signedIn(name: name)
+      self.cards = cards
+      if let selectedCardId, cards.contains(where: { $0.id == selectedCardId }) {
+        // The person's choice stays.
+      } else {
+        selectedCardId = cards.first?.id
+      }
+      message = cards.isEmpty ? Self.noCardMessage : nil
+    case .failure(let error):
+      payer = .signedOut
+      cards = []
+      selectedCardId = nil
+      message = error.message
+    }
+  }
+
+  private func step(_ offset: Int) {
+    guard !cards.isEmpty else { return }
+    let index = cards.firstIndex { $0.id == selectedCardId } ?? 0
+    let next = cards[(index + offset + cards.count) % cards.count].id
+    if next != selectedCardId { selectedCardId = next }
+  }
+
+  /// `body` on the background queue, its result (never a failure) on the main queue.
+  private func run<T>(_ body: @escaping @Sendable () throws -> T) -> AnyPublisher<Result<T, ServiceError>, Never> {
+    Deferred {
+      Future<Result<T, ServiceError>, Never> { promise in
+        do {
+          promise(.success(.success(try body())))
+        } catch let error as ServiceError {
+          promise(.success(.failure(error)))
+        } catch {
+          promise(.success(.failure(ServiceError(.unavailable, code: "failed", message: error.localizedDescription))))
+        }
+      }
+    }
+    .subscribe(on: backgroundQueue)
+    .receive(on: mainQueue)
+    .eraseToAnyPublisher()
+  }
+}

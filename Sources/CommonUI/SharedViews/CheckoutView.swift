@@ -1,0 +1,229 @@
+import Common
+import Foundation
+import Reactive
+
+/// The checkout line of a booking screen, drawn from a ``CheckoutModel``'s outputs. Three rows:
+///
+/// ```text
+/// Pay with  Visa •••• 4242  03/29 (default)  ◂ ▸
+///           Signed in as Ada Lovelace · ←→ another card
+/// ```
+///
+/// Signed out, the first row reads "Not signed in — press s to sign in" when focused ("— you sign
+/// in when you book" otherwise); the rows under it show the model's message (no card yet and how to
+/// add one, a session that ended) in the warning colour, word-wrapped. `◂ ▸` appear when there is more than one
+/// card.
+public struct CheckoutView: Widget {
+  /// Rows the view needs.
+  public static let height = 3
+  /// Columns of the "Pay with" label.
+  public static let labelWidth = 10
+
+  public var payer: CheckoutPayer
+  public var cards: [PaymentCard]
+  public var selectedCardId: String?
+  public var message: String?
+  public var isFocused: Bool
+
+  public init(
+    payer: CheckoutPayer, cards: [PaymentCard], selectedCardId: String?, message: String?, focused: Bool = false
+  ) {
+    self.payer = payer
+    self.cards = cards
+    self.selectedCardId = selectedCardId
+    self.message = message
+    self.isFocused = focused
+  }
+
+  /// The view of `model`'s current outputs.
+  public init(_ model: CheckoutModel, focused: Bool = false) {
+    self.init(
+      payer: model.payer, cards: model.cards, selectedCardId: model.selectedCardId, message: model.message,
+      focused: focused)
+  }
+
+  public func render(in area: Rect, into buffer: inout Buffer) {
+    let theme = buffer.theme
+    guard area.height >= 1 else { return }
+    buffer.write("Pay with", x: area.x, y: area.y, maxWidth: area.width, style: isFocused ? theme.accent : theme.base)
+    let value = area.row(0).inset(left: Self.labelWidth)
+    let highlight = isFocused ? theme.selection : theme.base
+    var note: (String, Style)?
+    switch payer {
+    case .checking:
+      Label("Checking your account…", style: theme.muted).render(in: value, into: &buffer)
+    case .signedOut:
+      let text = isFocused ? "Not signed in — press s to sign in" : "Not signed in — you sign in when you book"
+      Label(text, style: highlight).render(in: value, into: &buffer)
+    case .signedIn(let name):
+      if let card = cards.first(where: { $0.id == selectedCardId }) {
+        var spans = [Span(card.displayName, style: highlight)]
+        if cards.count > 1 { spans.append(Span("  ◂ ▸", style: isFocused ? theme.accent : theme.muted)) }
+        Label(Line(spans)).render(in: value, into: &buffer)
+      } else {
+        Label("No payment card", style: highlight).render(in: value, into: &buffer)
+      }
+      let who = name.map { "Signed in as \($0)" } ?? "Signed in"
+      let keys = isFocused && cards.count > 1 ? " · ←→ another card" : ""
+      note = (who + keys, theme.muted)
+    }
+    if let message { note = (message, theme.warning) }
+    if let note, area.height >= 2 {
+      Paragraph(note.0, style: note.1).render(in: area.inset(top: 1, left: Self.labelWidth), into: &buffer)
+    }
+  }
+}
+
+/// The checkout of a booking screen, ready to embed: a ``CheckoutModel``, its ``CheckoutView``,
+/// its keys, and the ``SignInSheetScreen`` it pushes. The hotel, car and flight booking screens use
+/// it the same way:
+///
+/// ```swift
+/// let checkout = CheckoutSection(account: account, mainQueue: .main, backgroundQueue: background)
+/// var navigation: AnyPublisher<Navigation, Never> { intents.merge(with: checkout.navigation).eraseToAnyPublisher() }
+/// // render: checkout.render(in: Rect(x: x, y: y, width: w, height: CheckoutView.height), focused: …, into: &buffer)
+/// // keys, when the payment row has focus: if checkout.handle(key) == .handled { return .handled }
+/// // Book: guard checkout.isReadyToBook() else { return }; model.cardSelected(checkout.selectedCardId)
+/// ```
+///
+/// Keys while focused: ← → (or `-` `+`) another card, `s` or Enter signs in when signed out, `r`
+/// reads the session and cards again.
+@MainActor
+public final class CheckoutSection {
+  /// The view model (for its outputs; the section calls its inputs).
+  public let model: CheckoutModel
+  private let intents = PassthroughSubject<Navigation, Never>()
+
+  /// A section over `model`; reads the session and cards now (``CheckoutModel/refresh()``).
+  public init(model: CheckoutModel) {
+    self.model = model
+    model.refresh()
+  }
+
+  /// A section over a new ``CheckoutModel`` of `account`, reading the session and cards now.
+  public convenience init(
+    account: BookingAccount, mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>
+  ) {
+    self.init(model: CheckoutModel(account: account, mainQueue: mainQueue, backgroundQueue: backgroundQueue))
+  }
+
+  /// The card to charge (nil: not signed in or no card yet).
+  public var selectedCardId: String? { model.selectedCardId }
+
+  /// Emits when anything the section shows changed (merge it into the screen's ``Screen/changes``).
+  public var changes: AnyPublisher<Void, Never> {
+    Publishers.MergeMany([
+      model.$payer.map { _ in () }.eraseToAnyPublisher(), model.$cards.map { _ in () }.eraseToAnyPublisher(),
+      model.$selectedCardId.map { _ in () }.eraseToAnyPublisher(), model.$message.map { _ in () }.eraseToAnyPublisher(),
+    ]).eraseToAnyPublisher()
+  }
+
+  /// The sign-in sheet to push (merge it into the screen's ``Screen/navigation``).
+  public var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+
+  /// The keys the section takes while focused, for the footer.
+  public var keyHints: [KeyHint] {
+    switch model.payer {
+    case .signedOut: [KeyHint("s", "sign in")]
+    case .signedIn where model.cards.count > 1: [KeyHint("←→", "card"), KeyHint("r", "refresh")]
+    case .signedIn, .checking: [KeyHint("r", "refresh")]
+    }
+  }
+
+  /// Draws the ``CheckoutView`` (``CheckoutView/height`` rows).
+  public func render(in area: Rect, focused: Bool, into buffer: inout Buffer) {
+    CheckoutView(model, focused: focused).render(in: area, into: &buffer)
+  }
+
+  /// Handles a key while the section has focus; ``KeyResult/ignored`` for keys it does not use.
+  public func handle(_ key: Key) -> KeyResult {
+    switch key {
+    case .right, .character("+"), .character("="):
+      model.nextCardTapped()
+    case .left, .character("-"):
+      model.previousCardTapped()
+    case .character("r"):
+      model.refresh()
+    case .character("s"), .enter:
+      guard model.payer == .signedOut else { return .ignored }
+      showSignIn()
+    default:
+      return .ignored
+    }
+    return .handled
+  }
+
+  /// Whether a booking can go ahead now (signed in, a card chosen). Otherwise it says why: signed
+  /// out, it pushes the sign-in sheet; without a card, it reads the cards again (one may have been
+  /// added meanwhile) and the view shows how to add one. Call it when Book is pressed.
+  public func isReadyToBook() -> Bool {
+    if model.isReadyToPay { return true }
+    switch model.payer {
+    case .signedOut: showSignIn()
+    case .signedIn: model.refresh()
+    case .checking: break
+    }
+    return false
+  }
+
+  /// Pushes the sign-in sheet over the booking screen.
+  public func showSignIn() {
+    intents.send(.push(SignInSheetScreen(model: model)))
+  }
+}
+
+/// Signing in without leaving a booking: the shared ``SignInForm`` in a sheet, pushed by a
+/// ``CheckoutSection``. Enter signs in through ``CheckoutModel/signIn(email:password:)`` (on the
+/// background queue); a failure shows the service's message ("email or password is wrong") under
+/// the fields; success pops the sheet, back to the booking with the cards loaded. Esc goes back
+/// without signing in.
+@MainActor
+public final class SignInSheetScreen: Screen {
+  public let title = "Sign in"
+  /// The form's fields, focus and message.
+  public private(set) var form = SignInFormState()
+  private let model: CheckoutModel
+  private let intents = PassthroughSubject<Navigation, Never>()
+  private let changed = PassthroughSubject<Void, Never>()
+  private var subscriptions = Set<AnyCancellable>()
+
+  /// The sheet for `model`; its messages are the ones of sign-ins made from this sheet.
+  public init(model: CheckoutModel) {
+    self.model = model
+    model.$isSigningIn.dropFirst().sink { [weak self] busy in
+      self?.form.isSubmitting = busy
+      self?.changed.send()
+    }.store(in: &subscriptions)
+    model.$signInMessage.dropFirst().sink { [weak self] message in
+      self?.form.message = message
+      self?.changed.send()
+    }.store(in: &subscriptions)
+    model.signedIn.sink { [weak self] in self?.intents.send(.pop) }.store(in: &subscriptions)
+  }
+
+  public var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
+  public var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  public var isEditingText: Bool { form.isEditingText }
+  public var keyHints: [KeyHint] { [KeyHint("Tab", "next field"), KeyHint("Enter", "sign in")] }
+
+  public func handle(_ key: Key) -> KeyResult {
+    guard let event = form.handle(key) else { return .ignored }
+    if case .submit(let email, let password) = event {
+      form.message = nil
+      model.signIn(email: email, password: password)
+    }
+    return .handled
+  }
+
+  public func render(in area: Rect, into buffer: inout Buffer) {
+    let sheet = Sheet(title: "Sign in to book", width: min(66, area.width), height: 13)
+    sheet.render(in: area, into: &buffer)
+    let inner = sheet.contentArea(in: area)
+    SignInForm(state: form, title: "Your account pays for this booking").render(
+      in: Rect(x: inner.x, y: inner.y, width: inner.width, height: 7), into: &buffer)
+    Paragraph(
+      "No account yet? Run 'account signup' in a shell (or use the Account tab of travel).",
+      style: buffer.theme.muted
+    ).render(in: Rect(x: inner.x, y: inner.y + 9, width: inner.width, height: 2), into: &buffer)
+  }
+}

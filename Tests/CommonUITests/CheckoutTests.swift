@@ -1,0 +1,274 @@
+import Common
+import CommonTesting
+import Foundation
+import Reactive
+import Testing
+
+@testable import CommonUI
+
+/// An account kept in memory: one user (`ada@example.com` / `correct horse`), a session token once
+/// signed in, and the user's cards.
+final class MemoryBookingAccount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storedToken: String?
+  private var storedCards: [PaymentCard]
+  private(set) var signIns = 0
+
+  init(signedIn: Bool = false, cards: [PaymentCard] = [.visa, .mastercard]) {
+    storedToken = signedIn ? "token-1" : nil
+    storedCards = cards
+  }
+
+  static let email = "ada@example.com"
+  static let password = "correct horse"
+
+  func endSession() { lock.withLock { storedToken = "expired" } }
+  func setCards(_ cards: [PaymentCard]) { lock.withLock { storedCards = cards } }
+
+  var account: BookingAccount {
+    BookingAccount(
+      token: { [self] in lock.withLock { storedToken } },
+      signIn: { [self] email, password in
+        guard email == Self.email, password == Self.password else {
+          throw ServiceError(.unauthenticated, code: "invalid_credentials", message: "email or password is wrong")
+        }
+        return lock.withLock {
+          signIns += 1
+          storedToken = "token-1"
+          return Session(token: "token-1", expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
+        }
+      },
+      cards: { [self] token in
+        try lock.withLock {
+          guard token == "token-1" else {
+            throw ServiceError(.unauthenticated, code: "session_expired", message: "your session has expired")
+          }
+          return storedCards
+        }
+      },
+      profile: { _ in UserProfile(firstName: "Ada", lastName: "Lovelace", email: Self.email) })
+  }
+}
+
+extension PaymentCard {
+  static let visa = PaymentCard(
+    id: "card_visa", brand: "visa", last4: "4242", expiryMonth: 3, expiryYear: 2029, isDefault: true)
+  static let mastercard = PaymentCard(
+    id: "card_mc", brand: "mastercard", last4: "4444", expiryMonth: 11, expiryYear: 2030, isDefault: false)
+}
+
+/// ``CheckoutModel`` headless: virtual time for both queues, one recorder per output.
+@Suite struct CheckoutModelTests {
+  let scheduler = DispatchQueue.test
+
+  func model(_ memory: MemoryBookingAccount) -> CheckoutModel {
+    CheckoutModel(
+      account: memory.account, mainQueue: scheduler.eraseToAnyScheduler(),
+      backgroundQueue: scheduler.eraseToAnyScheduler())
+  }
+
+  @Test func signedOut_thenSignIn_loadsCardsWithTheDefaultSelected() {
+    let memory = MemoryBookingAccount()
+    let model = model(memory)
+    let payer = model.$payer.record()
+    let cards = model.$cards.record()
+    let selected = model.$selectedCardId.record()
+    let signingIn = model.$isSigningIn.record()
+    let signedIn = model.signedIn.record()
+    model.refresh()
+    #expect(payer.values == [.checking, .checking])  // nothing read before the background queue runs
+    scheduler.run()
+    #expect(payer.values == [.checking, .checking, .signedOut])
+    #expect(!model.isReadyToPay)
+
+    model.signIn(email: " ada@example.com ", password: MemoryBookingAccount.password)
+    scheduler.run()
+    #expect(signingIn.values == [false, true, false])
+    #expect(payer.values.last == .signedIn(name: "Ada Lovelace"))
+    #expect(cards.values.last == [.visa, .mastercard])
+    #expect(selected.values == [nil, nil, "card_visa"])
+    #expect(signedIn.values.count == 1)
+    #expect(model.isReadyToPay)
+    #expect(model.message == nil)
+    #expect(memory.signIns == 1)
+  }
+
+  @Test func signIn_wrongPassword_saysSo_andStaysSignedOut() {
+    let model = model(MemoryBookingAccount())
+    let messages = model.$signInMessage.record()
+    let signedIn = model.signedIn.record()
+    model.refresh()
+    scheduler.run()
+    model.signIn(email: "ada@example.com", password: "wrong")
+    scheduler.run()
+    #expect(messages.values == [nil, nil, "email or password is wrong"])
+    #expect(model.payer == .signedOut)
+    #expect(signedIn.values.isEmpty)
+    model.signIn(email: "  ", password: "x")
+    #expect(messages.values.last == "Type your email and your password.")
+    model.signIn(email: "ada@example.com", password: MemoryBookingAccount.password)
+    scheduler.run()
+    #expect(messages.values.last == .some(nil))
+    #expect(signedIn.values.count == 1)
+  }
+
+  @Test func signedIn_withoutCards_saysHowToAddOne() {
+    let memory = MemoryBookingAccount(signedIn: true, cards: [])
+    let model = model(memory)
+    let messages = model.$message.record()
+    model.refresh()
+    scheduler.run()
+    #expect(model.payer == .signedIn(name: "Ada Lovelace"))
+    #expect(model.selectedCardId == nil)
+    #expect(!model.isReadyToPay)
+    #expect(messages.values == [nil, CheckoutModel.noCardMessage])
+    #expect(CheckoutModel.noCardMessage.contains("account cards add"))
+    memory.setCards([.visa])
+    model.refresh()
+    scheduler.run()
+    #expect(messages.values.last == .some(nil))
+    #expect(model.selectedCardId == "card_visa")
+  }
+
+  @Test func cards_cycleBothWays_andAChoiceSurvivesARefresh() {
+    let memory = MemoryBookingAccount(signedIn: true)
+    let model = model(memory)
+    let selected = model.$selectedCardId.record()
+    model.refresh()
+    scheduler.run()
+    model.nextCardTapped()
+    model.nextCardTapped()
+    model.previousCardTapped()
+    #expect(selected.values == [nil, "card_visa", "card_mc", "card_visa", "card_mc"])
+    model.refresh()
+    scheduler.run()
+    #expect(model.selectedCardId == "card_mc")
+    model.cardSelected("card_visa")
+    model.cardSelected("card_unknown")
+    #expect(model.selectedCardId == "card_visa")
+  }
+
+  @Test func endedSession_isSignedOut_withAMessage() {
+    let memory = MemoryBookingAccount(signedIn: true)
+    let model = model(memory)
+    model.refresh()
+    scheduler.run()
+    memory.endSession()
+    model.refresh()
+    scheduler.run()
+    #expect(model.payer == .signedOut)
+    #expect(model.cards.isEmpty)
+    #expect(model.selectedCardId == nil)
+    #expect(model.message == "Your session has ended: sign in again.")
+  }
+
+  @Test func unavailableAccount_isSignedOut_andSignInSaysWhy() {
+    let model = CheckoutModel(
+      account: .unavailable, mainQueue: scheduler.eraseToAnyScheduler(),
+      backgroundQueue: scheduler.eraseToAnyScheduler())
+    model.refresh()
+    scheduler.run()
+    #expect(model.payer == .signedOut)
+    model.signIn(email: "ada@example.com", password: "x")
+    scheduler.run()
+    #expect(model.signInMessage == "signing in is not available here")
+  }
+}
+
+/// The checkout widget and the sign-in sheet, as text.
+@MainActor
+@Suite struct CheckoutSnapshotTests {
+  let scheduler = DispatchQueue.test
+  let backend = TestBackend(width: 80, height: 24)
+
+  func section(_ memory: MemoryBookingAccount) -> CheckoutSection {
+    let section = CheckoutSection(
+      account: memory.account, mainQueue: scheduler.eraseToAnyScheduler(),
+      backgroundQueue: scheduler.eraseToAnyScheduler())
+    scheduler.run()
+    return section
+  }
+
+  @Test func widget_signedInWithTwoCards_signedOut_noCard() throws {
+    let two = CheckoutView(
+      payer: .signedIn(name: "Ada Lovelace"), cards: [.visa, .mastercard], selectedCardId: "card_visa", message: nil,
+      focused: true)
+    try assertSnapshot(of: two, width: 64, height: 3, named: "checkout-two-cards")
+    let out = CheckoutView(payer: .signedOut, cards: [], selectedCardId: nil, message: nil, focused: true)
+    try assertSnapshot(of: out, width: 64, height: 3, named: "checkout-signed-out")
+    let none = CheckoutView(
+      payer: .signedIn(name: nil), cards: [], selectedCardId: nil, message: CheckoutModel.noCardMessage)
+    try assertSnapshot(of: none, width: 64, height: 3, named: "checkout-no-card")
+  }
+
+  @Test func section_keysCycleCards_andSignedOutBookPushesTheSheet() {
+    let signedIn = section(MemoryBookingAccount(signedIn: true))
+    #expect(signedIn.isReadyToBook())
+    #expect(signedIn.handle(.right) == .handled)
+    #expect(signedIn.selectedCardId == "card_mc")
+    #expect(signedIn.handle(.character("s")) == .ignored)
+    #expect(signedIn.handle(.enter) == .ignored)
+
+    let signedOut = section(MemoryBookingAccount())
+    let pushes = signedOut.navigation.record()
+    #expect(!signedOut.isReadyToBook())
+    #expect(signedOut.handle(.character("s")) == .handled)
+    #expect(pushes.values.count == 2)
+    if case .push(let screen) = pushes.values.first {
+      #expect(screen is SignInSheetScreen)
+    } else {
+      Issue.record("expected the sign-in sheet")
+    }
+  }
+
+  /// Over a booking screen in the shell: Book signed out → the sheet; a wrong password → the
+  /// message; the right one → the sheet pops and the booking shows the card.
+  @Test func signInSheet_wrongPasswordThenSignedIn_backToTheBooking() throws {
+    let memory = MemoryBookingAccount()
+    let booking = FakeBookingScreen(section: section(memory))
+    let app = InteractiveApp(
+      name: "hotel", tabs: [AppTab("Hotels", root: booking)], backend: backend, schedule: { $0() })
+    app.handle(.enter)  // Book
+    #expect(app.currentScreen is SignInSheetScreen)
+    for character in MemoryBookingAccount.email { app.handle(.character(character)) }
+    app.handle(.enter)
+    for character in "wrong" { app.handle(.character(character)) }
+    app.handle(.enter)
+    scheduler.run()
+    app.displayNow()
+    try assertSnapshot(backend.text, named: "sign-in-sheet-wrong-password")
+    for _ in 0..<5 { app.handle(.backspace) }
+    for character in MemoryBookingAccount.password { app.handle(.character(character)) }
+    app.handle(.enter)
+    scheduler.run()
+    #expect(app.currentScreen === booking)
+    app.displayNow()
+    try assertSnapshot(backend.text, named: "booking-after-sign-in")
+  }
+}
+
+/// The smallest booking screen: a title, the checkout, Enter books when ready.
+@MainActor
+final class FakeBookingScreen: Screen {
+  let title = "Book"
+  let section: CheckoutSection
+  private(set) var booked: [String] = []
+
+  init(section: CheckoutSection) { self.section = section }
+
+  var changes: AnyPublisher<Void, Never> { section.changes }
+  var navigation: AnyPublisher<Navigation, Never> { section.navigation }
+
+  func render(in area: Rect, into buffer: inout Buffer) {
+    Label("Hôtel Lumière · Double · 2026-12-20 → 2026-12-23").render(in: area.row(0), into: &buffer)
+    section.render(
+      in: Rect(x: area.x, y: area.y + 2, width: area.width, height: CheckoutView.height), focused: true, into: &buffer)
+  }
+
+  func handle(_ key: Key) -> KeyResult {
+    if section.handle(key) == .handled { return .handled }
+    guard key == .enter else { return .ignored }
+    if section.isReadyToBook(), let card = section.selectedCardId { booked.append(card) }
+    return .handled
+  }
+}
