@@ -7,7 +7,6 @@
 //
 // See README.md for the target map and Scripts/check-architecture for the rules it enforces.
 
-import Foundation
 import PackageDescription
 
 /// One settings list for every target: Swift 6 language mode (strict concurrency) and
@@ -19,13 +18,13 @@ let settings: [SwiftSetting] = [
 
 /// A library target under `Sources/<name>` and its test target `Tests/<name>Tests`. View snapshots
 /// (`Tests/<name>Tests/__Snapshots__`, see CommonTesting's `assertSnapshot`) and a target's
-/// `README.md` are data, not sources.
+/// `README.md` are data, not sources. Both are declared, not looked up on disk: SwiftPM caches a
+/// manifest's result by its text, so a lookup would go stale when a snapshot folder appears.
 func library(
-  _ name: String, _ dependencies: [Target.Dependency], testDependencies: [Target.Dependency] = []
+  _ name: String, _ dependencies: [Target.Dependency], testDependencies: [Target.Dependency] = [],
+  snapshots: Bool = false, readme: Bool = false
 ) -> [Target] {
-  let snapshots = FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/Tests/\(name)Tests/__Snapshots__")
-  let readme = FileManager.default.fileExists(atPath: "\(Context.packageDirectory)/Sources/\(name)/README.md")
-  return [
+  [
     .target(name: name, dependencies: dependencies, exclude: readme ? ["README.md"] : [], swiftSettings: settings),
     .testTarget(
       name: "\(name)Tests", dependencies: [.target(name: name)] + testDependencies,
@@ -55,11 +54,12 @@ var targets: [Target] = [
 // MARK: - Core
 
 // Combine-compatible publishers, subscribers, subjects, operators and schedulers.
-targets += library("Reactive", [], testDependencies: ["CommonTesting"])
+targets += library("Reactive", [], testDependencies: ["CommonTesting"], readme: true)
 // Models, extensions, assets from Shared/, service protocols, the command-line toolkit.
 targets += library("Common", ["Reactive"], testDependencies: ["CommonTesting", "Reactive"])
 // Terminal view layer: cell buffer, ANSI backend, widgets and the shared views.
-targets += library("CommonUI", ["Common", "Reactive"], testDependencies: ["CommonTesting", "Common", "Reactive"])
+targets += library(
+  "CommonUI", ["Common", "Reactive"], testDependencies: ["CommonTesting", "Common", "Reactive"], snapshots: true)
 // The embedded "remote systems": storage, accounts, payments, inventory, search engines.
 targets += library(
   "Backend", ["Common", "Reactive", "CSQLite", "COpenSSL"],
@@ -73,7 +73,7 @@ targets += library("CommonTesting", ["Common", "CommonUI", "Reactive"], testDepe
 for feature in ["Booking", "Hotel", "CarRental", "Account"] {
   targets += library(
     feature, ["Common", "CommonUI", "Reactive"],
-    testDependencies: ["CommonTesting", "Common", "CommonUI", "Reactive"]
+    testDependencies: ["CommonTesting", "Common", "CommonUI", "Reactive"], snapshots: true
   )
 }
 

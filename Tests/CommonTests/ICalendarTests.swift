@@ -89,4 +89,39 @@ import Testing
     undated.startsAt = nil
     #expect(undated.calendarEvent() == nil)
   }
+
+  @Test func flight_startsInTheDepartureZoneAndEndsInTheArrivalZone() throws {
+    // A reservation kept before "timeZone" was stored: the zones come from its segments.
+    let segments: JSONValue = .array([
+      .object(["departureTimeZone": .string("America/Los_Angeles"), "arrivalTimeZone": .string("America/Chicago")]),
+      .object(["departureTimeZone": .string("America/Chicago"), "arrivalTimeZone": .string("America/New_York")]),
+    ])
+    let reservation = Reservation(
+      id: "res_7", kind: .flight, status: .confirmed, total: Money(amount: 420, currency: "USD"),
+      createdAt: Self.instant("2026-11-01T10:00:00Z"), summary: "SFO → JFK", locator: "QX7P2A",
+      startsAt: Self.instant("2026-12-20T16:05:00Z"), endsAt: Self.instant("2026-12-21T01:40:00Z"),
+      details: ["segments": segments])
+    #expect(reservation.startTimeZone?.identifier == "America/Los_Angeles")
+    #expect(reservation.endTimeZone?.identifier == "America/New_York")
+    let event = try #require(reservation.calendarEvent())
+    let lines = ICalendar.document(events: [event], stamp: Self.instant("2026-11-29T10:00:00Z"))
+      .components(separatedBy: "\r\n")
+    #expect(lines.contains("DTSTART;TZID=America/Los_Angeles:20261220T080500"))
+    #expect(lines.contains("DTEND;TZID=America/New_York:20261220T204000"))
+    #expect(lines.contains("TZID:America/Los_Angeles"))
+    #expect(lines.contains("TZID:America/New_York"))
+  }
+
+  @Test func zones_explicitDetailsWin_andAHotelEndsWhereItBegins() {
+    var reservation = Reservation(
+      id: "res_8", kind: .car, status: .confirmed, total: Money(amount: 90, currency: "EUR"),
+      createdAt: Self.instant("2026-11-01T10:00:00Z"), summary: "Car",
+      details: ["timeZone": .string("Europe/Berlin"), "endTimeZone": .string("Europe/Lisbon")])
+    #expect(reservation.startTimeZone?.identifier == "Europe/Berlin")
+    #expect(reservation.endTimeZone?.identifier == "Europe/Lisbon")
+    reservation.details = ["timeZone": .string("Asia/Tokyo")]
+    #expect(reservation.endTimeZone?.identifier == "Asia/Tokyo")
+    reservation.details = [:]
+    #expect(reservation.startTimeZone == nil && reservation.endTimeZone == nil)
+  }
 }

@@ -52,6 +52,28 @@ import Testing
     #expect(departure?.hasSuffix("-08:00") == true)
   }
 
+  @Test func bookedFlight_tripTimesAreLocalAtDepartureAndArrival() throws {
+    try signIn()
+    let found = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--max-stops", "0"])
+    let id = try #require(found.first?["id"] as? String)
+    let booked = try booking(["book", id, "--passenger", "Ada Lovelace", "--json"])
+    #expect(booked.status == 0, "\(booked.stderr)")
+    let document = try JSONSerialization.jsonObject(with: Data(booked.stdout.utf8)) as? [String: Any]
+    let reservation = try #require(
+      ((document?["reservation"] as? [String: Any])?["id"] ?? document?["id"]) as? String, "\(booked.stdout)")
+    let shown = try runner.run("account", ["trips", "show", reservation, "--json"], environment: environment)
+    #expect(shown.status == 0, "\(shown.stderr)")
+    let trip = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+    let fields = trip?["reservation"] as? [String: Any]
+    // December: San Francisco is UTC-8, New York UTC-5.
+    #expect((fields?["startsAt"] as? String)?.hasSuffix("-08:00") == true, "\(shown.stdout)")
+    #expect((fields?["endsAt"] as? String)?.hasSuffix("-05:00") == true, "\(shown.stdout)")
+    let text = try runner.run("account", ["trips", "show", reservation], environment: environment)
+    // The when line is in local times (only the booking instant is in UTC).
+    let when = text.stdout.split(separator: "\n").first { $0.contains(" to ") }
+    #expect(text.status == 0 && when != nil && when?.contains("UTC") == false, "\(text.stdout)")
+  }
+
   @Test(arguments: [
     ["search", "--from", "XXQ", "--to", "JFK", "--date", date(30)],
     ["search", "--from", "SFO", "--to", "SFO", "--date", date(30)],

@@ -108,7 +108,6 @@ struct ReservationSummary: Encodable {
   var details: [String: JSONValue]
 
   init(_ reservation: Reservation) {
-    let zone = reservation.details["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:))
     id = reservation.id
     kind = reservation.kind.rawValue
     status = reservation.status.rawValue
@@ -116,8 +115,8 @@ struct ReservationSummary: Encodable {
     summary = reservation.summary
     locator = reservation.locator
     createdAt = InstantText.iso(reservation.createdAt)
-    startsAt = reservation.startsAt.map { InstantText.iso($0, zone: zone) }
-    endsAt = reservation.endsAt.map { InstantText.iso($0, zone: zone) }
+    startsAt = reservation.startsAt.map { InstantText.iso($0, zone: reservation.startTimeZone) }
+    endsAt = reservation.endsAt.map { InstantText.iso($0, zone: reservation.endTimeZone) }
     cancelledAt = reservation.cancelledAt.map { InstantText.iso($0) }
     refunded = reservation.refunded
     details = reservation.details

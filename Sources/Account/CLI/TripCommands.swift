@@ -56,14 +56,17 @@ enum TripCommands {
   /// The reservation on several lines, for `show` and `cancel`.
   static func details(_ reservation: Reservation, display: Display) -> String {
     let strings = display.strings
-    let zone = reservation.details["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:))
     var lines = [line(reservation, display: display)]
     if let locator = reservation.locator { lines.append(strings.format(.tripsLocator, ["locator": locator])) }
     if let start = reservation.startsAt {
       let end = reservation.endsAt ?? start
       lines.append(
         strings.format(
-          .tripsWhen, ["start": InstantText.human(start, zone: zone), "end": InstantText.human(end, zone: zone)]))
+          .tripsWhen,
+          [
+            "start": InstantText.human(start, zone: reservation.startTimeZone),
+            "end": InstantText.human(end, zone: reservation.endTimeZone),
+          ]))
     }
     lines.append(strings.format(.tripsBooked, ["date": InstantText.human(reservation.createdAt)]))
     lines.append(strings.format(.tripsTotal, ["amount": display.price(reservation.total)]))

@@ -311,6 +311,7 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       "pickup": .string(id.pickup.iso8601(in: zoneFrom)), "dropoff": .string(id.dropoff.iso8601(in: zoneUntil)),
       "days": .integer(Int64(days)), "driver": .string(driver),
       "timeZone": .string(desk.location.timeZoneIdentifier),
+      "endTimeZone": .string(dropoffDesk.location.timeZoneIdentifier),
     ]
     details["lines"] = .array(
       offer.lines.map {

@@ -150,6 +150,9 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
       "adults": .integer(Int64(offer.adults)),
       "passengers": .array(passengers.map { .string($0.description) }),
       "segments": .array(segments),
+      // Where the trip begins and ends, for local times in trips and calendar export.
+      "timeZone": .string(offer.outbound.departure.timeZone),
+      "endTimeZone": .string((offer.inbound ?? offer.outbound).arrival.timeZone),
       "fare": .object([
         "fare": .string(fare.fare.rounded().amountString),
         "taxesAndFees": .string(fare.taxesAndFees.rounded().amountString),

@@ -16,15 +16,18 @@ public struct CalendarEvent: Hashable, Sendable {
   /// Start and end instants. `end` is not before `start`.
   public var start: Date
   public var end: Date
-  /// The zone the times are written in: nil or UTC gives UTC times (`…Z`); any other zone gives
+  /// The zone the start is written in: nil or UTC gives UTC times (`…Z`); any other zone gives
   /// `TZID=<identifier>` times and a matching `VTIMEZONE`.
   public var timeZone: TimeZone?
+  /// The zone the end is written in (a flight lands in another zone than it leaves); the start's
+  /// zone unless given.
+  public var endTimeZone: TimeZone?
   /// Whether the event still holds (`STATUS:CONFIRMED`) or was cancelled (`STATUS:CANCELLED`).
   public var isCancelled: Bool
 
   public init(
     uid: String, summary: String, description: String? = nil, location: String? = nil, start: Date, end: Date,
-    timeZone: TimeZone? = nil, isCancelled: Bool = false
+    timeZone: TimeZone? = nil, endTimeZone: TimeZone? = nil, isCancelled: Bool = false
   ) {
     self.uid = uid
     self.summary = summary
@@ -33,6 +36,7 @@ public struct CalendarEvent: Hashable, Sendable {
     self.start = start
     self.end = max(start, end)
     self.timeZone = timeZone
+    self.endTimeZone = endTimeZone ?? timeZone
     self.isCancelled = isCancelled
   }
 }
@@ -61,12 +65,13 @@ public enum ICalendar {
     var zones: [String: TimeZone] = [:]
     var years: [String: ClosedRange<Int>] = [:]
     for event in events {
-      guard let zone = event.timeZone, !isUTC(zone) else { continue }
-      zones[zone.identifier] = zone
-      let first = utcYear(event.start) - 1
-      let last = utcYear(event.end) + 1
-      let known = years[zone.identifier] ?? first...last
-      years[zone.identifier] = min(known.lowerBound, first)...max(known.upperBound, last)
+      for case let zone? in [event.timeZone, event.endTimeZone] where !isUTC(zone) {
+        zones[zone.identifier] = zone
+        let first = utcYear(event.start) - 1
+        let last = utcYear(event.end) + 1
+        let known = years[zone.identifier] ?? first...last
+        years[zone.identifier] = min(known.lowerBound, first)...max(known.upperBound, last)
+      }
     }
     for identifier in zones.keys.sorted() {
       lines += timeZoneComponent(zones[identifier]!, years: years[identifier]!)
@@ -76,7 +81,7 @@ public enum ICalendar {
       lines.append("UID:\(escapeText(event.uid))")
       lines.append("DTSTAMP:\(utcDateTime(stamp))")
       lines.append(dateTimeProperty("DTSTART", event.start, zone: event.timeZone))
-      lines.append(dateTimeProperty("DTEND", event.end, zone: event.timeZone))
+      lines.append(dateTimeProperty("DTEND", event.end, zone: event.endTimeZone))
       lines.append("SUMMARY:\(escapeText(event.summary))")
       if let description = event.description { lines.append("DESCRIPTION:\(escapeText(description))") }
       if let location = event.location { lines.append("LOCATION:\(escapeText(location))") }

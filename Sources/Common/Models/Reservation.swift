@@ -56,3 +56,29 @@ public struct Reservation: Hashable, Sendable, Codable, Identifiable {
     self.refunded = refunded
   }
 }
+
+extension Reservation {
+  /// The time zone of the place where the trip begins, for showing ``startsAt`` as local time:
+  /// the `"timeZone"` detail (an IANA identifier; hotels, cars, flights), else the first flight
+  /// segment's `"departureTimeZone"` (flights booked before `"timeZone"` was kept). Nil when the
+  /// kind stored neither (then show UTC).
+  public var startTimeZone: TimeZone? {
+    if let zone = details["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:)) { return zone }
+    return segmentZone(first: true, key: "departureTimeZone")
+  }
+
+  /// The time zone of the place where the trip ends, for ``endsAt``: the `"endTimeZone"` detail
+  /// (a car's drop-off desk, a flight's last arrival), else the last flight segment's
+  /// `"arrivalTimeZone"`, else ``startTimeZone`` (a hotel begins and ends in one place).
+  public var endTimeZone: TimeZone? {
+    if let zone = details["endTimeZone"]?.stringValue.flatMap(TimeZone.init(identifier:)) { return zone }
+    return segmentZone(first: false, key: "arrivalTimeZone") ?? startTimeZone
+  }
+
+  private func segmentZone(first: Bool, key: String) -> TimeZone? {
+    guard case .array(let segments)? = details["segments"],
+      case .object(let segment)? = first ? segments.first : segments.last
+    else { return nil }
+    return segment[key]?.stringValue.flatMap(TimeZone.init(identifier:))
+  }
+}
