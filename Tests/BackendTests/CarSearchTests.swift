@@ -64,11 +64,21 @@ import Testing
     #expect(result.offers.contains { $0.lines[0].name.contains("weekly rate") })
   }
 
-  @Test func total_isTheSumOfTheLinesRoundedOnce() throws {
-    for offer in try engine(member: true).search(try query(promo: "WINTER10")).offers {
-      let sum = offer.lines.map(\.amount).sum(in: "USD")
-      #expect(offer.total == sum.rounded())
-      #expect(offer.total.amount == offer.total.rounded().amount)
+  @Test func total_isExactlyTheSumOfTheLinesShown_eachInMinorUnits() throws {
+    // Member discount, promo, airport fee and tax: every line that can carry fractions of a cent,
+    // in a currency with 2 minor units and one with 0.
+    for currency in ["USD", "JPY"] {
+      let rates = try ExchangeRates.reference()
+      let engine = CarRentalEngine(
+        inventory: try CarInventory(sites: Self.sites), promotions: try CarPromotions(), now: { Self.now },
+        isMember: { true }, currency: { currency },
+        convert: { money, code in
+          Money(amount: money.amount * (try rates.rate(from: money.currencyCode, to: code)), currency: code)
+        })
+      for offer in try engine.search(try query(promo: "WINTER10")).offers {
+        for line in offer.lines { #expect(line.amount == line.amount.rounded(), "\(line.name): \(line.amount)") }
+        #expect(offer.total == offer.lines.map(\.amount).sum(in: currency))
+      }
     }
   }
 

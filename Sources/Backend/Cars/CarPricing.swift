@@ -15,8 +15,10 @@ import Foundation
 /// - **Airport concession fee**: a percent of (rental − discounts) when picked up at an airport.
 /// - **Tax**: the pick-up country's percent of everything above.
 ///
-/// Every line is converted into the user's currency at full precision; the total is their sum,
-/// rounded once to the currency's minor units (half away from zero).
+/// Every rate is converted into the user's currency at full precision; each line is then rounded
+/// to the currency's minor units (half away from zero) and later lines (discounts, fees, tax) are
+/// computed from the rounded ones, so the total is exactly the sum of the lines shown — as on an
+/// invoice.
 public enum CarPricing {
   /// The grace period after a full 24-hour period, in minutes.
   public static let graceMinutes = 29

@@ -437,7 +437,9 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     let daily = try convert(Money(amount: inventory.dailyRate(code, at: desk), currency: rateCurrency), currency)
     let weekly = try convert(Money(amount: inventory.weeklyRate(code, at: desk), currency: rateCurrency), currency)
     let charge = CarPricing.rentalCharge(days: days, daily: daily.amount, weekly: weekly.amount)
-    let rental = Money(amount: charge.amount, currency: currency)
+    // Each line is rounded to minor units as it is made, and later lines are computed from the
+    // rounded ones: the lines a person reads add up to the total charged, to the cent.
+    let rental = Money(amount: charge.amount, currency: currency).rounded()
     var lines = [
       PriceLine(
         kind: .rental, name: CarPricing.rentalDescription(days: days, daily: daily, weekly: weekly), amount: rental)
@@ -450,8 +452,8 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       } else {
         var off: Money
         switch promo.discount {
-        case .percent(let percent): off = rental * percent / 100
-        case .fixed(let amount): off = try convert(amount, currency)
+        case .percent(let percent): off = (rental * percent / 100).rounded()
+        case .fixed(let amount): off = try convert(amount, currency).rounded()
         }
         if off.amount > rental.amount { off = rental }
         lines.append(PriceLine(kind: .promo, name: "Promo \(promo.code) (\(promo.summary))", amount: -off))
@@ -460,27 +462,28 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     }
     if member {
       let percent = inventory.memberDiscountPercent
-      let off = rental * percent / 100
+      let off = (rental * percent / 100).rounded()
       lines.append(PriceLine(kind: .member, name: "Member discount (\(percent)% off the rental)", amount: -off))
       discounted = discounted - off
     }
     var taxable = discounted
     if dropoff.location.id != desk.location.id {
-      let fee = try convert(desk.company.oneWay.fee, currency)
+      let fee = try convert(desk.company.oneWay.fee, currency).rounded()
       lines.append(PriceLine(kind: .oneWayFee, name: "One-way fee (drop-off at \(dropoff.location.id))", amount: fee))
       taxable = taxable + fee
     }
     if desk.location.kind == .airport {
       let percent = inventory.airportConcessionFeePercent
-      let fee = discounted * percent / 100
+      let fee = (discounted * percent / 100).rounded()
       lines.append(PriceLine(kind: .fee, name: "Airport concession fee (\(percent)%)", amount: fee))
       taxable = taxable + fee
     }
     let taxPercent = inventory.taxPercent(countryCode: desk.location.countryCode)
     lines.append(
       PriceLine(
-        kind: .tax, name: "Tax (\(taxPercent)%, \(desk.location.countryCode))", amount: taxable * taxPercent / 100))
-    let total = lines.map(\.amount).sum(in: currency).rounded()
+        kind: .tax, name: "Tax (\(taxPercent)%, \(desk.location.countryCode))",
+        amount: (taxable * taxPercent / 100).rounded()))
+    let total = lines.map(\.amount).sum(in: currency)
     let id = CarOfferID(
       companyID: desk.company.id, pickupLocationID: desk.location.id, dropoffLocationID: dropoff.location.id,
       acriss: code, pickup: pickup, dropoff: dropoffTime, promoCode: promo?.code, quotedMinorUnits: total.minorUnits,

@@ -58,7 +58,7 @@ public enum CarRentalWiring {
         guard let rates else {
           throw ServiceError(.unavailable, code: "no_exchange_rates", message: "exchange rates are not available")
         }
-        // Full precision: the total is rounded once, after the lines are summed.
+        // Full precision: each price line is rounded once, when it is made (CarPricing).
         return Money(amount: money.amount * (try rates.rate(from: money.currencyCode, to: code)), currency: code)
       }, ledger: services.ledger, token: { token })
   }
