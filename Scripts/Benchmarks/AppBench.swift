@@ -93,7 +93,8 @@ extension BenchmarkSuite {
 }
 
 /// The child modes of the bench binary: `--child load-reference-data FILE` writes the load
-/// time in milliseconds to FILE; `--child session DIR` runs a search session on DIR.
+/// time in milliseconds to FILE; `--child session DIR` runs a search session on DIR;
+/// `--child book-worker PLAN INDEX` is one process of the contention benchmark.
 func runChildMode(_ arguments: [String]) -> Int32 {
   switch arguments.first {
   case "load-reference-data":
@@ -105,6 +106,8 @@ func runChildMode(_ arguments: [String]) -> Int32 {
   case "session":
     guard arguments.count == 2 else { return 2 }
     return searchSession(dataDirectory: URL(fileURLWithPath: arguments[1])) ? 0 : 1
+  case "book-worker":
+    return runBookingWorker(Array(arguments.dropFirst()))
   default:
     return 2
   }

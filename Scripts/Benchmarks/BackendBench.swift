@@ -57,7 +57,7 @@ extension BenchmarkSuite {
           note: "one process, one connection, WAL, synchronous=NORMAL"),
       ]
     } catch {
-      return [Figure(name: "backend.book", unit: "ms", target: 20, values: [], note: "failed: \(error)")]
+      return [Figure.failed("backend.book", target: 20, "failed: \(error)")]
     }
   }
 

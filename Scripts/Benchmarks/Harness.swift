@@ -24,8 +24,14 @@ struct Figure: Codable {
   var p99: Double
   /// Free text shown under the table (e.g. "0 lost, 0 doubled").
   var note: String?
+  /// Set when the figure's own checks failed (a booking lost or doubled, a hard flight pair that
+  /// is no longer hard, a benchmark that could not run): the run exits 1 whatever the timings.
+  var violation: String?
 
-  init(name: String, unit: String, goal: Goal = .atMost, target: Double?, values: [Double], note: String? = nil) {
+  init(
+    name: String, unit: String, goal: Goal = .atMost, target: Double?, values: [Double], note: String? = nil,
+    violation: String? = nil
+  ) {
     self.name = name
     self.unit = unit
     self.goal = goal
@@ -36,6 +42,14 @@ struct Figure: Codable {
     p95 = Figure.percentile(sorted, 0.95)
     p99 = Figure.percentile(sorted, 0.99)
     self.note = note
+    self.violation = violation
+  }
+
+  /// A figure that could not be measured: no samples, and a violation that fails the run.
+  static func failed(_ name: String, unit: String = "ms", goal: Goal = .atMost, target: Double?, _ reason: String)
+    -> Figure
+  {
+    Figure(name: name, unit: unit, goal: goal, target: target, values: [], violation: reason)
   }
 
   /// Nearest-rank percentile of sorted values (0 for none).
@@ -108,6 +122,51 @@ func spawn(_ path: String, _ arguments: [String], environment: [String: String])
   let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
   let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
   return ChildRun(milliseconds: elapsed, maxResidentMB: Double(usage.ru_maxrss) / 1024, status: exitStatus)
+}
+
+/// Starts `path` with `arguments` without waiting (stdin from /dev/null, stdout to /dev/null,
+/// stderr to `stderrPath`); the process id, or nil when it could not start. Reap it with
+/// ``waitForChild(_:)``.
+func launch(_ path: String, _ arguments: [String], environment: [String: String], stderrPath: String) -> pid_t? {
+  var pid = pid_t()
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  let argv = ([path] + arguments).map { strdup($0) } + [nil]
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    argv.forEach { free($0) }
+    envp.forEach { free($0) }
+  }
+  return posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 ? pid : nil
+}
+
+/// Waits for child `pid`; its exit status (128 + signal when killed).
+func waitForChild(_ pid: pid_t) -> Int32 {
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+  return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+}
+
+/// Nanoseconds of the system's monotonic clock (`CLOCK_MONOTONIC`), comparable between processes
+/// of one machine.
+func monotonicNanoseconds() -> UInt64 {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
+/// FNV-1a (64 bits) of `text`: a hash that is the same in every process, for deterministic picks.
+func stableHash(_ text: String) -> UInt64 {
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  for byte in text.utf8 {
+    hash ^= UInt64(byte)
+    hash = hash &* 0x0000_0100_0000_01b3
+  }
+  return hash
 }
 
 /// A fixed CPU workload: its time calibrates the others, so runs on different machines are

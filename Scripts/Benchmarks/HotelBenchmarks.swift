@@ -3,10 +3,13 @@ import Common
 import Foundation
 
 extension BenchmarkSuite {
-  /// Hotels: building the world, a search among all hotels near 100 random cities (radius 10 km,
-  /// 3 nights, 2 guests, availability from a real store), and map viewports.
+  /// Hotels: building the world, a search among all hotels near 200 random cities (radius 10 km,
+  /// 3 nights, 2 guests, availability from a real store) without and with filters (price cap,
+  /// stars, amenities, sort), and map viewports. Target for the searches: p95 ≤ 5 ms.
   func hotels() -> [Figure] {
-    guard let reference = try? ReferenceData.shared() else { return [] }
+    guard let reference = try? ReferenceData.shared() else {
+      return [Figure.failed("hotels.search", target: 5, "reference data unavailable")]
+    }
     let cities = HotelBackend.cities(of: reference)
     var world: HotelWorld?
     let builds = sample(count: count(20), warmup: 1) { _ in world = HotelWorld(cities: cities) }
@@ -16,16 +19,43 @@ extension BenchmarkSuite {
     defer { try? FileManager.default.removeItem(at: directory) }
     guard let services = try? BackendServices(dataDirectory: directory),
       let engine = try? HotelBackend.service(services: services)
-    else { return [] }
+    else { return [Figure.failed("hotels.search", target: 5, "cannot open a store in \(directory.path)")] }
+    // 200 distinct random cities (seeded), each searched once per pass.
     var random = SeededGenerator(seed: 6)
-    let picks = (0..<100).map { _ in reference.cities[Int(random.next() % UInt64(reference.cities.count))] }
+    let picks = Array(reference.cities.shuffled(using: &random).prefix(count(200)))
     let checkIn = LocalDate(Date(), in: .gmt).adding(days: 30)
+    let passes = quick ? 1 : 3
     var offers = 0
-    let searches = sample(count: count(100) * (quick ? 1 : 3)) { index in
+    let searches = sample(count: picks.count * passes) { index in
       let city = picks[index % picks.count]
       let request = HotelSearchRequest(
         place: "\(city.latitude),\(city.longitude)", checkIn: checkIn, checkOut: checkIn.adding(days: 3), guests: 2)
       offers += (try? engine.search(request).offers.count) ?? 0
+    }
+    // The same cities with filters, drawn per search: a price cap in EUR or USD, a minimum of
+    // stars, one or two amenities, a sort order.
+    let amenities: [[Amenity]] = [[.wifi], [.breakfast], [.pool], [.parking, .wifi], [.gym], [.restaurant, .bar], []]
+    let filtered = (0..<picks.count * passes).map { index -> HotelSearchRequest in
+      let city = picks[index % picks.count]
+      return HotelSearchRequest(
+        place: "\(city.latitude),\(city.longitude)", checkIn: checkIn.adding(days: index % 60),
+        checkOut: checkIn.adding(days: index % 60 + 1 + Int(random.next() % 5)), guests: 1 + Int(random.next() % 3),
+        minStars: [nil, 2, 3, 4][Int(random.next() % 4)],
+        maxPrice: Decimal([80, 120, 200, 400][Int(random.next() % 4)]),
+        currency: random.next() % 2 == 0 ? "EUR" : "USD", amenities: amenities[Int(random.next() % 7)],
+        sort: HotelSortOrder.allCases[Int(random.next() % UInt64(HotelSortOrder.allCases.count))])
+    }
+    var filteredOffers = 0
+    var filteredEmpty = 0
+    var failures: [String] = []
+    let filteredSearches = sample(count: filtered.count) { index in
+      do {
+        let found = try engine.search(filtered[index]).offers.count
+        filteredOffers += found
+        if found == 0 { filteredEmpty += 1 }
+      } catch {
+        failures.append("\(error)")
+      }
     }
     let viewports = sample(count: count(200)) { index in
       let city = picks[index % picks.count]
@@ -41,9 +71,13 @@ extension BenchmarkSuite {
         note: "\(world.count) hotels around \(cities.count) cities, in memory"),
       Figure(
         name: "hotels.search", unit: "ms", target: 5, values: searches,
-        note:
-          "100 random cities, 10 km, 3 nights, 2 guests; \(offers / max(1, searches.count)) offers per search on average"
-      ),
+        note: "\(picks.count) random cities × \(passes), 10 km, 3 nights, 2 guests, no filters; "
+          + "\(offers / max(1, searches.count)) offers per search on average"),
+      Figure(
+        name: "hotels.search.filtered", unit: "ms", target: 5, values: filteredSearches,
+        note: "same cities, 1–5 nights, 1–3 guests, max price 80–400 EUR/USD, min stars, amenities, each sort; "
+          + "\(filteredOffers / max(1, filteredSearches.count)) offers per search, \(filteredEmpty) with none",
+        violation: failures.isEmpty ? nil : "\(failures.count) filtered search(es) failed: \(failures[0])"),
       Figure(
         name: "hotels.map-viewport", unit: "ms", target: 5, values: viewports, note: "≤ 200 markers; 0.1° to 120° tall"),
     ]

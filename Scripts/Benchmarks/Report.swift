@@ -37,11 +37,11 @@ struct Report: Codable {
 func printTable(_ report: Report, baseline: Report?) -> [String] {
   var regressions: [String] = []
   let header = [
-    "figure".padding(toLength: 40, withPad: " ", startingAt: 0), pad("median"), pad("p95"), pad("p99"),
+    "figure".padding(toLength: 46, withPad: " ", startingAt: 0), pad("median"), pad("p95"), pad("p99"),
     pad("target", 12), pad("result", 7), pad("vs base", 9),
   ]
   print(header.joined(separator: " "))
-  print(String(repeating: "-", count: 40 + 11 * 3 + 12 + 7 + 9 + 6))
+  print(String(repeating: "-", count: 46 + 11 * 3 + 12 + 7 + 9 + 6))
   for figure in report.figures {
     var ratioText = "-"
     if let baseline, let old = baseline.figures.first(where: { $0.name == figure.name }), old.median > 0,
@@ -56,12 +56,14 @@ func printTable(_ report: Report, baseline: Report?) -> [String] {
     }
     let target = figure.target.map { (figure.goal == .atMost ? "≤ " : "≥ ") + format($0) } ?? "-"
     let row = [
-      "\(figure.name) (\(figure.unit))".padding(toLength: 40, withPad: " ", startingAt: 0),
+      "\(figure.name) (\(figure.unit))".padding(toLength: 46, withPad: " ", startingAt: 0),
       pad(format(figure.median)), pad(format(figure.p95)), pad(format(figure.p99)), pad(target, 12),
-      pad(figure.target == nil ? "-" : (figure.passes ? "pass" : "FAIL"), 7), pad(ratioText, 9),
+      pad(figure.violation != nil ? "FAIL" : figure.target == nil ? "-" : (figure.passes ? "pass" : "FAIL"), 7),
+      pad(ratioText, 9),
     ]
     print(row.joined(separator: " "))
     if let note = figure.note { print("    \(note)") }
+    if let violation = figure.violation { print("    FAILED: \(violation)") }
   }
   return regressions
 }

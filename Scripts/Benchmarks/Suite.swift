@@ -22,7 +22,7 @@ struct BenchmarkSuite {
     add("memory") { memorySession() }
     add("hotels") { hotels() + hotelMap() }
     add("rebuild") { quick ? [] : rebuildRatio() }
-    add("backend") { backendFigures() }
+    add("backend") { backendFigures() + contentionFigures() }
     add("cars") { carFigures() }
     add("flights") { flightFigures() }
     add("ui") { uiFigures() }

@@ -36,6 +36,14 @@ let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymli
 let suite = BenchmarkSuite(
   quick: options.quick, packageRoot: packageRoot, binDirectory: binDirectory, only: options.only)
 
+let selfChecks = SelfChecks.run()
+if !selfChecks.failures.isEmpty {
+  print("self-checks of the benchmark FAILED:")
+  selfChecks.failures.forEach { print("  \($0)") }
+  exit(1)
+}
+print("self-checks: \(selfChecks.count) passed (percentiles, contention verifier, hard-pair selection)")
+
 let calibration = sample(count: options.quick ? 3 : 15, warmup: 1) { _ in _ = calibrationWorkload() }
 let figures = suite.run()
 
@@ -71,8 +79,14 @@ let failures = figures.filter { !$0.passes }
 if !failures.isEmpty {
   print("\(failures.count) figure(s) miss their target: \(failures.map(\.name).joined(separator: ", "))")
 }
+let violations = figures.filter { $0.violation != nil }
+if !violations.isEmpty {
+  print("FAILED checks (the run fails whatever the timings):")
+  violations.forEach { print("  \($0.name): \($0.violation!)") }
+}
 if options.check && !regressions.isEmpty {
   print("regressions against the baseline (more than 1.5× worse):")
   regressions.forEach { print("  \($0)") }
   exit(1)
 }
+if !violations.isEmpty { exit(1) }
