@@ -184,6 +184,16 @@ import Testing
     #expect(screen.model.rows.map(\.carriers) == ["B6"])
   }
 
+  @Test func roundTrip_resultsAndDetailsShowBothDirections() throws {
+    let (app, _) = filledForm()
+    type(app, "2026-12-27")
+    press(app, [.tab, .tab, .tab, .tab, .enter])
+    #expect(flights.searches.last?.returnDate == LocalDate("2026-12-27"))
+    try assertSnapshot(frame(app), named: "results-round-trip")
+    press(app, [.enter])
+    try assertSnapshot(frame(app), named: "details-round-trip")
+  }
+
   @Test func results_noFlights_saysSo() throws {
     let screen = FlightSearchScreen(environment: environment())
     let app = app(screen)
@@ -342,8 +352,20 @@ final class ScreenFlights: FlightSearching, @unchecked Sendable {
   func search(_ request: FlightSearchRequest) throws -> [FlightOffer] {
     lock.withLock { requests.append(request) }
     guard request.destination == "JFK" else { return [] }
-    return Self.offers(on: request.departureDate, adults: request.adults, cabin: request.cabin)
+    let offers = Self.offers(on: request.departureDate, adults: request.adults, cabin: request.cabin)
       .filter { $0.maxStopsPerDirection <= request.maxStops }
+    guard let back = request.returnDate else { return offers }
+    // Round trips: each outbound with the evening UA flight home.
+    let home = Self.offer(
+      back, [("UA", 1479, "JFK", "SFO", 18, 0, 390, "757")], fare: 0, adults: request.adults, cabin: request.cabin)
+    return offers.map { offer in
+      var trip = offer
+      trip.itineraries.append(home.outbound)
+      trip.perPassenger.fare = trip.perPassenger.fare + Money(amount: 200, currency: "USD")
+      trip.id.directions.append(home.id.directions[0])
+      trip.id.quotedTotal = trip.fare.total
+      return trip
+    }
   }
 
   func offer(_ id: FlightOfferID) throws -> FlightOffer {

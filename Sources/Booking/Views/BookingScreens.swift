@@ -200,8 +200,10 @@ final class FlightSearchScreen: Screen {
       buffer.clear(box)
       var state = SelectionState(count: autocomplete.suggestions.count)
       if let suggestionIndex { state.select(suggestionIndex) }
-      List(autocomplete.suggestions.map(suggestionLabel), state: state).focused(suggestionIndex != nil)
-        .render(in: box, into: &buffer)
+      var list = List(autocomplete.suggestions.map(suggestionLabel), state: state).focused(suggestionIndex != nil)
+      // Until ↓ enters the list, no suggestion is marked: Enter keeps the text as typed.
+      if suggestionIndex == nil { list.marker = "  " }
+      list.render(in: box, into: &buffer)
     }
   }
 

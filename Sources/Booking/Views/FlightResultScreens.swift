@@ -71,11 +71,11 @@ final class FlightResultsScreen: Screen {
     selection.scroll(visibleRows: visibleRows)
     Table(
       columns: [
-        .init("Times", .fill(2)), .init("Stops", .fill(1)), .init("Duration", .length(8), alignment: .trailing),
-        .init("Carriers", .length(8)), .init("Price", .length(11), alignment: .trailing),
+        .init("Times", .fill(3)), .init("Stops", .fill(2)), .init("Duration", .length(8), alignment: .trailing),
+        .init("Carriers", .fill(1)), .init("Price", .length(11), alignment: .trailing),
       ],
       rows: rows.map { row in
-        [row.times.joined(separator: " · "), row.stops, row.duration, row.carriers, row.price]
+        [times(row), row.stops, row.duration, row.carriers, row.price]
       }, state: selection
     ).render(in: body, into: &buffer)
     guard let index = selection.selected, rows.indices.contains(index) else { return }
@@ -90,6 +90,17 @@ final class FlightResultsScreen: Screen {
       Label(Line([Span(number == 0 ? "Out   " : "Back  ", style: theme.muted), Span(text)]))
         .render(in: area.row(area.height - directions + number), into: &buffer)
     }
+  }
+
+  /// One direction as the row shows it (`08:05 SFO → 16:40 JFK`); a round trip's directions
+  /// without the airports (`08:05→16:40 · 18:00→21:30 +1`), which the lines under the table spell out.
+  private func times(_ row: FlightOfferRow) -> String {
+    guard row.offer.itineraries.count > 1 else { return row.times.joined(separator: " · ") }
+    return row.offer.itineraries.map { itinerary in
+      let days = itinerary.departure.localDate.days(to: itinerary.arrival.localDate)
+      let mark = days == 0 ? "" : days > 0 ? " +\(days)" : " \(days)"
+      return "\(itinerary.departure.localTimeText)→\(itinerary.arrival.localTimeText)\(mark)"
+    }.joined(separator: " · ")
   }
 
   func handle(_ key: Key) -> KeyResult {
@@ -193,8 +204,9 @@ final class FlightBookingScreen: Screen {
       ])
     ).render(in: area.row(0), into: &buffer)
     var y = 2
-    for line in model.segmentLines {
-      Label(line, style: line.hasPrefix(" ") ? theme.muted : theme.base).render(in: area.row(y), into: &buffer)
+    for line in directionLines(model.segmentLines, offer: offer) {
+      Label(line, style: line.hasPrefix(" ") || line.hasSuffix(":") ? theme.muted : theme.base)
+        .render(in: area.row(y), into: &buffer)
       y += 1
     }
     y += 1
@@ -299,6 +311,21 @@ final class FlightBookingScreen: Screen {
   }
 }
 
+/// The segment lines of a round trip under `Outbound:` and `Return:` (one line per flight and
+/// one per connection, as ``FlightBookingViewModel/segmentLines`` has them); one-way as they are.
+func directionLines(_ lines: [String], offer: FlightOffer) -> [String] {
+  guard offer.itineraries.count > 1 else { return lines }
+  var result: [String] = []
+  var rest = lines[...]
+  for (index, itinerary) in offer.itineraries.enumerated() {
+    result.append(index == 0 ? "Outbound:" : "Return:")
+    let count = itinerary.segments.count * 2 - 1
+    result += rest.prefix(count)
+    rest = rest.dropFirst(count)
+  }
+  return result + rest
+}
+
 /// The booking's confirmation: the record locator (PNR), the flights, the total charged. It
 /// replaces the booking form, so Esc goes back to the results, never to the form.
 ///
@@ -330,7 +357,7 @@ final class FlightConfirmationScreen: Screen {
       ])
     ).render(in: area.row(2), into: &buffer)
     var y = 4
-    for line in segmentLines {
+    for line in directionLines(segmentLines, offer: offer) {
       Label(line, style: line.hasPrefix(" ") ? theme.muted : theme.base).render(in: area.row(y), into: &buffer)
       y += 1
     }
