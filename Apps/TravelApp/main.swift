@@ -35,10 +35,15 @@ let root = Command(
       .renamed("trips", summary: "Your trips: list, show, cancel, export to a calendar."),
   ]
 )
+// Who pays in a booking screen: the session and cards of the context's store.
+func bookingAccount(_ context: CLIContext) throws -> BookingAccount {
+  let backend = try BackendServices(dataDirectory: context.dataDirectory)
+  return .live(accounts: backend.accountService, cards: backend.cardService, dataDirectory: context.dataDirectory)
+}
 // No command on a terminal: the interactive app, one tab per feature, opening on Flights.
 let app = root.openingInteractiveApp { context in
   [
-    try BookingScreens.feature(services: flightServices, context: context),
+    try BookingScreens.feature(services: flightServices, account: bookingAccount(context), context: context),
     try HotelScreens.feature(environment: hotelEnvironment, context: context),
     try CarRentalScreens.feature(environment: carEnvironment, context: context),
     try AccountScreens.feature(context: context, environment: accountEnvironment),

@@ -18,12 +18,13 @@ import Testing
   let backend = TestBackend(width: 80, height: 24)
   static let today = LocalDate("2026-12-01")!
 
-  func environment(token: String? = "token") -> FlightScreenEnvironment {
-    FlightScreenEnvironment(
+  func environment(signedIn: Bool = true) -> FlightScreenEnvironment {
+    let account = MemoryAccount(signedIn: signedIn).account
+    return FlightScreenEnvironment(
       views: FlightsViewEnvironment(
-        flights: flights, booking: booking, token: { token }, mainQueue: scheduler.eraseToAnyScheduler(),
-        backgroundQueue: scheduler.eraseToAnyScheduler()),
-      today: Self.today)
+        flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
+        mainQueue: scheduler.eraseToAnyScheduler(), backgroundQueue: scheduler.eraseToAnyScheduler()),
+      account: account, today: Self.today)
   }
 
   func app(_ root: any Screen) -> InteractiveApp {
@@ -53,8 +54,8 @@ import Testing
 
   /// The form filled in: SFO and JFK from the suggestions, 20 December from the calendar,
   /// one-way, 1 adult, economy, at most 1 stop; focus on Return.
-  func filledForm(token: String? = "token") -> (InteractiveApp, FlightSearchScreen) {
-    let screen = FlightSearchScreen(environment: environment(token: token))
+  func filledForm(signedIn: Bool = true) -> (InteractiveApp, FlightSearchScreen) {
+    let screen = FlightSearchScreen(environment: environment(signedIn: signedIn))
     let app = app(screen)
     pickAirport(app, "san")
     pickAirport(app, "new")
@@ -63,8 +64,8 @@ import Testing
   }
 
   /// The results of the filled form, loaded.
-  func results(token: String? = "token") -> InteractiveApp {
-    let (app, _) = filledForm(token: token)
+  func results(signedIn: Bool = true) -> InteractiveApp {
+    let (app, _) = filledForm(signedIn: signedIn)
     press(app, [.tab, .tab, .tab, .tab, .enter])
     return app
   }
@@ -223,8 +224,8 @@ import Testing
   // MARK: Details and booking
 
   /// The details of the connecting DL offer (the cheapest), for `adults`.
-  func details(token: String? = "token") throws -> (InteractiveApp, FlightBookingScreen) {
-    let app = results(token: token)
+  func details(signedIn: Bool = true) throws -> (InteractiveApp, FlightBookingScreen) {
+    let app = results(signedIn: signedIn)
     press(app, [.enter])
     return (app, try #require(app.currentScreen as? FlightBookingScreen))
   }
@@ -245,7 +246,7 @@ import Testing
     try assertSnapshot(frame(app), named: "booking-in-progress")
     scheduler.advance()
     #expect(booking.requests.map { $0.passengers.map(\.description) } == [["Ada Lovelace"]])
-    #expect(booking.requests.first?.cardID == nil)
+    #expect(booking.requests.first?.cardID == "card_visa")  // the default card
     #expect(app.currentScreen is FlightConfirmationScreen)
     #expect(app.currentStack.count == 3)
     try assertSnapshot(frame(app), named: "confirmation")
@@ -283,13 +284,43 @@ import Testing
     #expect(app.currentScreen is FlightBookingScreen)
   }
 
-  @Test func book_notSignedIn_saysWhereToSignIn() throws {
-    let (app, screen) = try details(token: nil)
+  @Test func book_signedOut_signInSheetFirst_thenBooksWithTheDefaultCard() throws {
+    let (app, screen) = try details(signedIn: false)
+    type(app, "Ada Lovelace")
+    try assertSnapshot(frame(app), named: "booking-signed-out")
+    press(app, [.enter])  // Book: sign in first
+    #expect(booking.requests.isEmpty)
+    #expect(app.currentScreen is SignInSheetScreen)
+    try assertSnapshot(frame(app), named: "booking-sign-in-sheet")
+    type(app, MemoryAccount.email)
+    press(app, [.tab])
+    type(app, MemoryAccount.password)
+    press(app, [.enter])
+    #expect(app.currentScreen === screen)  // the sheet closed after signing in
+    #expect(screen.checkout.selectedCardId == "card_visa")
+    press(app, [.enter])
+    #expect(booking.requests.map(\.cardID) == ["card_visa"])
+    #expect(app.currentScreen is FlightConfirmationScreen)
+  }
+
+  @Test func book_anotherCard_chosenOnPayWith() throws {
+    let (app, screen) = try details()
+    type(app, "Ada Lovelace")
+    press(app, [.tab, .right])
+    #expect(screen.focus == .payment)
+    #expect(screen.checkout.selectedCardId == "card_mc")
+    try assertSnapshot(frame(app), named: "booking-second-card")
+    press(app, [.enter])
+    #expect(booking.requests.map(\.cardID) == ["card_mc"])
+  }
+
+  @Test func book_sessionEnded_isShown_andTheCheckoutReadsItAgain() throws {
+    let (app, screen) = try details()
+    booking.failure = .notSignedIn
     type(app, "Ada Lovelace")
     press(app, [.enter])
     #expect(screen.model.errorMessage == ServiceError.notSignedIn.message)
-    #expect(booking.requests.isEmpty)
-    try assertSnapshot(frame(app), named: "booking-not-signed-in")
+    #expect(frame(app).contains(ServiceError.notSignedIn.message))
   }
 
   @Test func details_twoAdults_oneNameEach() throws {
@@ -307,9 +338,38 @@ import Testing
   }
 
   @Test func factory_rootIsTheSearchForm() {
-    let root = BookingScreens.root(environment: environment().views, today: Self.today)
+    let root = BookingScreens.root(environment: environment().views, account: environment().account, today: Self.today)
     #expect(root is FlightSearchScreen)
     #expect(root.title == "Flights")
+  }
+}
+
+/// An account kept in memory: one user (`ada@example.com` / `correct horse`), a session once
+/// signed in, a Visa (default) and a Mastercard.
+final class MemoryAccount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var token: String?
+  static let email = "ada@example.com"
+  static let password = "correct horse"
+  static let cards = [
+    PaymentCard(id: "card_visa", brand: "visa", last4: "4242", expiryMonth: 3, expiryYear: 2029, isDefault: true),
+    PaymentCard(id: "card_mc", brand: "mastercard", last4: "4444", expiryMonth: 11, expiryYear: 2030, isDefault: false),
+  ]
+
+  init(signedIn: Bool) { token = signedIn ? "token-1" : nil }
+
+  var account: BookingAccount {
+    BookingAccount(
+      token: { [self] in lock.withLock { token } },
+      signIn: { [self] email, password in
+        guard email == Self.email, password == Self.password else {
+          throw ServiceError(.unauthenticated, code: "invalid_credentials", message: "email or password is wrong")
+        }
+        lock.withLock { token = "token-1" }
+        return Session(token: "token-1", expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
+      },
+      cards: { _ in Self.cards },
+      profile: { _ in UserProfile(firstName: "Ada", lastName: "Lovelace", email: Self.email) })
   }
 }
 

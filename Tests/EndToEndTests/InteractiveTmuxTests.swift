@@ -128,11 +128,24 @@ final class TmuxSession: @unchecked Sendable {
   }
 
   @Test(.enabled(if: TmuxSession.isInstalled, "tmux is not installed (Scripts/bootstrap installs it): skipped"))
-  func travel_flights_autocomplete_search_results_details_escBack() throws {
+  func travel_flights_autocomplete_search_results_details_escBack_book() throws {
     let data = TemporaryDirectory(prefix: "interactive-flights-e2e")
+    let runner = ProductRunner()
+    let environment = ["TRAVEL_DATA_DIR": data.path]
+    for (arguments, stdin) in [
+      (
+        ["account", "signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
+        Self.password
+      ),
+      (["account", "login", "--email", "ada@example.com"], Self.password),
+      (["account", "cards", "add"], "4242 4242 4242 4242\n12/30\n123"),
+    ] {
+      let result = try runner.run("travel", arguments, stdin: stdin + "\n", environment: environment)
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+    }
     let tmux = try TmuxSession(width: 120, height: 40)
     defer { tmux.close() }
-    let travel = try ProductRunner().executable("travel").path
+    let travel = try runner.executable("travel").path
     try tmux.waitFor("the shell's prompt") { $0.hasPrefix("$") }
     try tmux.type("TRAVEL_DATA_DIR='\(data.path)' '\(travel)'")
     try tmux.press("Enter")
@@ -178,11 +191,22 @@ final class TmuxSession: @unchecked Sendable {
     #expect(details.contains("Names as on the passport"))
     #expect(details.contains("Results › SFO → JFK"))
 
-    // Esc leaves the name field, Esc again goes back to the results, and again to the form.
+    // Esc leaves the name field, Esc again goes back to the results.
     try tmux.press("Escape")
     try tmux.waitFor("the field left") { $0.contains("Enter edit") && $0.contains("q quit") }
     try tmux.press("Escape")
     try tmux.waitFor("the results again") { $0.contains("offers · by price") && !$0.contains("Fare (") }
+
+    // Book it with the card on file: the confirmation with the record locator replaces the form,
+    // so Esc goes back to the results, and again to the search form.
+    try tmux.press("Enter")
+    try tmux.waitFor("the card on file") { $0.contains("Visa •••• 4242") && $0.contains("Signed in as Ada Lovelace") }
+    try tmux.type("Ada Lovelace")
+    try tmux.press("Enter")
+    let booked = try tmux.waitFor("the confirmation", seconds: 30) { $0.contains("Record locator (PNR)") }
+    #expect(booked.contains("Total charged"))
+    try tmux.press("Escape")
+    try tmux.waitFor("the results after booking") { $0.contains("offers · by price") && !$0.contains("Record locator") }
     try tmux.press("Escape")
     try tmux.waitFor("the form again") { $0.contains("Find a flight") && $0.contains("q quit") }
     try tmux.type("q")

@@ -14,24 +14,23 @@ extension BookingScreens {
   /// - Parameters:
   ///   - title: the tab's title.
   ///   - services: the commands' services (``BookingServices``), opened for `context`.
-  ///   - context: the invocation's context: data directory (the store, the session for booking).
+  ///   - account: the traveller (``BookingAccount/live(accounts:cards:dataDirectory:)`` over the
+  ///     context's store in an app): the session a booking uses, the cards, signing in.
+  ///   - context: the invocation's context: data directory (the store).
   /// - Throws: nothing today; reserved for services that must open before the app does.
   ///
-  /// "Today" (the earliest departure in the calendar) is the device's local date; a booking uses
-  /// the signed-in session (`account login`) and its default card.
-  public static func feature(title: String = "Flights", services: BookingServices, context: CLIContext) throws
-    -> InteractiveFeature
-  {
-    let dataDirectory = context.dataDirectory
+  /// "Today" (the earliest departure in the calendar) is the device's local date.
+  public static func feature(
+    title: String = "Flights", services: BookingServices, account: BookingAccount, context: CLIContext
+  ) throws -> InteractiveFeature {
     let flights = LazyFlightSearching { try services.flights(context) }
     let booking = services.booking.map { make in LazyFlightBooking { try make(context) } }
     let views = FlightsViewEnvironment(
-      flights: flights, booking: booking,
-      token: { (try? SessionFile(dataDirectory: dataDirectory).read()) ?? nil },
+      flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
       mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
       backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler())
     let today = LocalDate(Date(), in: .current)
-    return InteractiveFeature(tab: AppTab(title, root: root(environment: views, today: today)))
+    return InteractiveFeature(tab: AppTab(title, root: root(environment: views, account: account, today: today)))
   }
 }
 

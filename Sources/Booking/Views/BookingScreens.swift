@@ -15,15 +15,19 @@ public enum BookingScreens {
   /// - Parameters:
   ///   - environment: the services, the display currency and the queues (the main queue for
   ///     outputs in an app).
+  ///   - account: who pays for a booking, and signing in without leaving it (CommonUI's checkout).
   ///   - today: the earliest departure the calendar offers (the user's local date).
-  public static func root(environment: FlightsViewEnvironment, today: LocalDate) -> some Screen {
-    FlightSearchScreen(environment: FlightScreenEnvironment(views: environment, today: today))
+  public static func root(environment: FlightsViewEnvironment, account: BookingAccount, today: LocalDate)
+    -> some Screen
+  {
+    FlightSearchScreen(environment: FlightScreenEnvironment(views: environment, account: account, today: today))
   }
 }
 
 /// What the flight screens need to make their view models.
 struct FlightScreenEnvironment {
   var views: FlightsViewEnvironment
+  var account: BookingAccount
   var today: LocalDate
 }
 

@@ -137,19 +137,23 @@ final class FlightResultsScreen: Screen {
 }
 
 /// One offer in detail, and its booking: each flight (local times, layovers, aircraft), the price
-/// breakdown (the shared price calculator), one name per adult, the card, the Book button; a
-/// price change is offered to accept. Once booked, the confirmation replaces it.
+/// breakdown (the shared price calculator), one name per adult, who pays and with which card (the
+/// shared ``CheckoutSection``: sign in without leaving, ← → another card), the Book button; a price
+/// change is offered to accept. Once booked, the confirmation replaces it.
 ///
-/// Keys: type each passenger's name ("Given Family"); Tab / ↑ ↓ move; Enter books (when every name
-/// is valid) or accepts a new price; Esc leaves a field, then goes back.
+/// Keys: type each passenger's name ("Given Family"); Tab / ↑ ↓ move; on "Pay with" the checkout's
+/// keys; Enter books (when every name is valid; signed out, it opens the sign-in sheet first) or
+/// accepts a new price; Esc leaves a field, then goes back.
 @MainActor
 final class FlightBookingScreen: Screen {
   enum Focus: Hashable {
     case passenger(Int)
+    case payment
     case book
   }
 
   let model: FlightBookingViewModel
+  let checkout: CheckoutSection
   private let environment: FlightScreenEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
   private var subscriptions: [AnyCancellable] = []
@@ -157,19 +161,23 @@ final class FlightBookingScreen: Screen {
   var focus = Focus.passenger(0)
   /// Esc left the focused name field: keys go to the shell until Enter.
   var leftField = false
-  /// Whether someone is signed in (checked when the screen opens and at each key).
-  private(set) var isSignedIn: Bool
 
   init(model: FlightBookingViewModel, environment: FlightScreenEnvironment) {
     self.model = model
     self.environment = environment
+    checkout = CheckoutSection(
+      account: environment.account, mainQueue: environment.views.mainQueue,
+      backgroundQueue: environment.views.backgroundQueue)
     names = Array(repeating: TextFieldState(maxLength: 80), count: max(1, model.offer.adults))
-    isSignedIn = environment.views.token() != nil
     model.$reservation.compactMap { $0 }.sink { [weak self] reservation in
       guard let self else { return }
       let confirmation = FlightConfirmationScreen(
         reservation: reservation, offer: model.offer, segmentLines: model.segmentLines)
       intents.send(.replace(confirmation))
+    }.store(in: &subscriptions)
+    // The session ended meanwhile: the checkout reads it again (and then offers to sign in).
+    model.$errorMessage.filter { $0 == ServiceError.notSignedIn.message }.sink { [weak self] _ in
+      self?.checkout.model.refresh()
     }.store(in: &subscriptions)
   }
 
@@ -177,10 +185,10 @@ final class FlightBookingScreen: Screen {
   var changes: AnyPublisher<Void, Never> {
     anyChange([
       model.$isBookEnabled.void, model.$isBooking.void, model.$errorMessage.void, model.$priceChange.void,
-      model.$breakdown.void, model.$segmentLines.void,
+      model.$breakdown.void, model.$segmentLines.void, checkout.changes,
     ])
   }
-  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  var navigation: AnyPublisher<Navigation, Never> { intents.merge(with: checkout.navigation).eraseToAnyPublisher() }
   var isEditingText: Bool {
     if case .passenger = focus { return !leftField }
     return false
@@ -189,6 +197,7 @@ final class FlightBookingScreen: Screen {
   var keyHints: [KeyHint] {
     if model.priceChange != nil { return [KeyHint("Enter", "accept new price")] }
     if leftField { return [KeyHint("Enter", "edit"), KeyHint("Tab", "next")] }
+    if focus == .payment { return [KeyHint("Tab", "next")] + checkout.keyHints }
     return [KeyHint("Tab", "next"), KeyHint("Enter", "book")]
   }
 
@@ -213,36 +222,42 @@ final class FlightBookingScreen: Screen {
     let columns = Rect(x: area.x, y: area.y + y, width: area.width, height: max(0, area.height - y))
       .columns([.fill, .length(34)], spacing: 2)
     // The price breakdown at the right: fare and taxes, then the total.
+    var calculatorHeight = 0
     if let total = model.breakdown.last {
       let calculator = PriceCalculatorView(
         lines: model.breakdown.dropLast().map { ($0.label, $0.money) }, total: total.money)
+      calculatorHeight = calculator.height
       calculator.render(
         in: Rect(x: columns[1].x, y: columns[1].y, width: columns[1].width, height: calculator.height), into: &buffer)
     }
     let left = columns[0]
-    func row(_ index: Int) -> Rect {
-      Rect(x: left.x + 2, y: left.y + index, width: max(0, left.width - 2), height: index < left.height ? 1 : 0)
+    func row(_ index: Int, width: Int? = nil) -> Rect {
+      Rect(
+        x: left.x + 2, y: left.y + index, width: max(0, (width ?? left.width) - 2),
+        height: index < left.height ? 1 : 0)
+    }
+    func marker(_ part: Focus, _ index: Int) {
+      guard focus == part else { return }
+      Label("▸", style: theme.accent).render(in: Rect(x: left.x, y: left.y + index, width: 1, height: 1), into: &buffer)
     }
     var line = 0
     for index in names.indices {
       let label = names.count == 1 ? "Passenger" : "Passenger \(index + 1)"
       TextField(label, state: names[index]).labelWidth(13).placeholder("Given Family")
         .focused(focus == .passenger(index) && !leftField).render(in: row(line), into: &buffer)
-      if focus == .passenger(index) {
-        Label("▸", style: theme.accent).render(
-          in: Rect(x: left.x, y: left.y + line, width: 1, height: 1), into: &buffer)
-      }
+      marker(.passenger(index), line)
       line += 1
     }
     Label("Names as on the passport: Given Family", style: theme.muted).render(in: row(line), into: &buffer)
-    line += 1
-    let card = isSignedIn ? Span("default card") : Span("none: not signed in", style: theme.warning)
-    Label(Line([Span("Card".padding(toLength: 13, withPad: " ", startingAt: 0)), card]))
-      .render(in: row(line), into: &buffer)
-    line += 2
-    if focus == .book {
-      Label("▸", style: theme.accent).render(in: Rect(x: left.x, y: left.y + line, width: 1, height: 1), into: &buffer)
-    }
+    line = max(line + 1, calculatorHeight) + 1
+    // Who pays, across the whole width (a card's name is long).
+    marker(.payment, line)
+    let payment = row(line, width: area.width)
+    checkout.render(
+      in: Rect(x: payment.x, y: payment.y, width: payment.width, height: min(CheckoutView.height, left.height - line)),
+      focused: focus == .payment, into: &buffer)
+    line += CheckoutView.height
+    marker(.book, line)
     if model.isBooking {
       Spinner("Booking…").render(in: row(line), into: &buffer)
     } else if let changed = model.priceChange {
@@ -253,25 +268,20 @@ final class FlightBookingScreen: Screen {
       Label("[ Book ]", style: focus == .book ? theme.selection : theme.muted).render(in: row(line), into: &buffer)
     }
     line += 2
-    let signIn = "not signed in — sign in in the Account tab (or `account login`)"
-    let message: (String, Style)? =
-      switch model.errorMessage {
-      case ServiceError.notSignedIn.message?: (signIn, theme.warning)
-      case let error?: (error, theme.error)
-      case nil: isSignedIn ? nil : (signIn, theme.warning)
-      }
-    if let (text, style) = message {
-      Paragraph(text, style: style).render(
-        in: Rect(x: area.x, y: left.y + line, width: area.width, height: max(0, min(3, left.height - line))),
+    if let message = model.errorMessage {
+      Paragraph(message, style: theme.error).render(
+        in: Rect(x: area.x, y: left.y + line, width: area.width, height: max(0, min(2, left.height - line))),
         into: &buffer)
     }
   }
 
   func handle(_ key: Key) -> KeyResult {
     guard model.reservation == nil else { return .ignored }
-    isSignedIn = environment.views.token() != nil
     if model.priceChange != nil, key == .enter {
       model.acceptNewPriceTapped()
+      return .handled
+    }
+    if focus == .payment, key != .enter || checkout.model.payer == .signedOut, checkout.handle(key) == .handled {
       return .handled
     }
     switch key {
@@ -289,7 +299,7 @@ final class FlightBookingScreen: Screen {
       if leftField {
         leftField = false
       } else if model.isBookEnabled {
-        model.bookTapped()
+        book()
       } else {
         move(1)
       }
@@ -303,8 +313,15 @@ final class FlightBookingScreen: Screen {
     }
   }
 
+  /// Books with the card chosen, once the checkout is ready (signed out: the sign-in sheet first).
+  private func book() {
+    guard checkout.isReadyToBook() else { return }
+    model.cardSelected(checkout.selectedCardId)
+    model.bookTapped()
+  }
+
   private func move(_ step: Int) {
-    let all = names.indices.map(Focus.passenger) + [.book]
+    let all = names.indices.map(Focus.passenger) + [.payment, .book]
     let index = all.firstIndex(of: focus) ?? 0
     focus = all[(index + step + all.count) % all.count]
     leftField = false
