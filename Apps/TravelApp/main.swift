@@ -35,17 +35,14 @@ let root = Command(
       .renamed("trips", summary: "Your trips: list, show, cancel, export to a calendar."),
   ]
 )
-// Who pays in a booking screen: the session and cards of the context's store.
-func bookingAccount(_ context: CLIContext) throws -> BookingAccount {
-  let backend = try BackendServices(dataDirectory: context.dataDirectory)
-  return .live(accounts: backend.accountService, cards: backend.cardService, dataDirectory: context.dataDirectory)
-}
 // No command on a terminal: the interactive app, one tab per feature, opening on Flights.
 let app = root.openingInteractiveApp { context in
-  [
-    try BookingScreens.feature(services: flightServices, account: bookingAccount(context), context: context),
-    try HotelScreens.feature(environment: hotelEnvironment, context: context),
-    try CarRentalScreens.feature(environment: carEnvironment, context: context),
+  // Who pays in a booking screen (every tab): the session and cards of the context's store.
+  let payer = try BackendServices.bookingAccount(dataDirectory: context.dataDirectory)
+  return [
+    try BookingScreens.feature(services: flightServices, account: payer, context: context),
+    try HotelScreens.feature(environment: hotelEnvironment, context: context, account: payer),
+    try CarRentalScreens.feature(environment: carEnvironment, context: context, account: payer),
     try AccountScreens.feature(context: context, environment: accountEnvironment),
   ]
 }

@@ -15,9 +15,23 @@ import Testing
   let service = ScriptedCarService()
   let backend = TestBackend(width: 80, height: 24)
 
+  let account = TestBookingAccount(signedIn: true)
+
   var environment: CarRentalViewEnvironment {
     CarRentalViewEnvironment(
-      service: service, mainQueue: scheduler.eraseToAnyScheduler(), backgroundQueue: scheduler.eraseToAnyScheduler())
+      service: service, account: account.account, mainQueue: scheduler.eraseToAnyScheduler(),
+      backgroundQueue: scheduler.eraseToAnyScheduler())
+  }
+
+  /// A booking screen for `offerID` over `account`, its checkout read.
+  func bookingScreen(_ offerID: String, account: TestBookingAccount) -> CarBookingScreen {
+    let offer = ScriptedCarService.offers(promo: nil)[0]
+    let model = CarBookingViewModel(offerID: offerID, environment: environment, idempotencyKey: "k")
+    let checkout = CheckoutSection(
+      account: account.account, mainQueue: scheduler.eraseToAnyScheduler(),
+      backgroundQueue: scheduler.eraseToAnyScheduler())
+    scheduler.run()
+    return CarBookingScreen(offer: offer, total: "150.00 USD", model: model, checkout: checkout)
   }
 
   func app(_ root: any Screen) -> InteractiveApp {
@@ -97,18 +111,47 @@ import Testing
     try assertSnapshot(frame(app), named: "booking")
     press(app, [.enter])
     #expect(service.bookings.value.map(\.driverName) == ["Grace Hopper"])
+    #expect(service.bookings.value.map(\.cardID) == ["card_visa"])
     try assertSnapshot(frame(app), named: "booking-confirmed")
   }
 
   @Test func booking_priceChanged_acceptThenBook() throws {
-    let offer = ScriptedCarService.offers(promo: nil)[0]
-    let model = CarBookingViewModel(offerID: "car_risen", environment: environment, idempotencyKey: "k")
-    let app = app(CarBookingScreen(offer: offer, total: "150.00 USD", model: model))
+    let screen = bookingScreen("car_risen", account: account)
+    let app = app(screen)
     type(app, "Grace Hopper")
     press(app, [.enter])
     try assertSnapshot(frame(app), named: "booking-price-changed")
     press(app, [.enter])
-    #expect(model.offerID == "car_new")
+    #expect(screen.model.offerID == "car_new")
+  }
+
+  /// Not signed in: Book opens the sign-in sheet; a wrong password says so; after signing in the
+  /// booking shows the default card; ← chooses the Mastercard, which is the card booked.
+  @Test func booking_signedOut_signInSheet_thenTheChosenCardIsBooked() throws {
+    let screen = bookingScreen("car_orbit_x", account: TestBookingAccount(signedIn: false))
+    let app = app(screen)
+    type(app, "Grace Hopper")
+    try assertSnapshot(frame(app), named: "booking-signed-out")
+    press(app, [.enter])
+    #expect(app.currentScreen is SignInSheetScreen)
+    type(app, "ada@example.com")
+    press(app, [.enter])
+    type(app, "nope")
+    press(app, [.enter])
+    scheduler.run()
+    #expect(app.currentScreen is SignInSheetScreen)
+    #expect(frame(app).contains("email or password is wrong"))
+    press(app, Array(repeating: .backspace, count: 4))
+    type(app, "correct horse")
+    press(app, [.enter])
+    scheduler.run()
+    #expect(app.currentScreen === screen)
+    press(app, [.down, .left])
+    try assertSnapshot(frame(app), named: "booking-card-chosen")
+    press(app, [.enter])
+    scheduler.run()
+    #expect(service.bookings.value.map(\.cardID) == ["card_mc"])
+    try assertSnapshot(frame(app), named: "booking-confirmed-card")
   }
 
   @Test func factory_mountsTheSearchForm() {

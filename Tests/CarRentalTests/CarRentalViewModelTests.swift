@@ -132,6 +132,17 @@ import Testing
     #expect(service.bookings.value.map(\.idempotencyKey) == ["k1"])
   }
 
+  @Test func booking_chargesTheChosenCard() {
+    let service = ScriptedCarService()
+    let model = CarBookingViewModel(offerID: "car_orbit_x", environment: environment(service), idempotencyKey: "k3")
+    model.driverNameChanged("Ada Lovelace")
+    model.cardSelected("card_mc")
+    model.bookTapped()
+    scheduler.run()
+    #expect(service.bookings.value.map(\.cardID) == ["card_mc"])
+    #expect(model.reservation != nil)
+  }
+
   @Test func booking_priceChanged_offersTheNewPrice() {
     let service = ScriptedCarService()
     let model = CarBookingViewModel(offerID: "car_risen", environment: environment(service), idempotencyKey: "k2")

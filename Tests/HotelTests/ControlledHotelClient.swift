@@ -47,7 +47,9 @@ final class ControlledHotelClient: @unchecked Sendable {
       search: { self.publisher("search \($0.place)") },
       details: { self.publisher("details \($0)") },
       rooms: { id, _, _, _, _ in self.publisher("rooms \(id)") },
-      book: { offer, guest, key in self.publisher("book \(offer) \(guest) \(key)") },
+      book: { offer, guest, card, key in
+        self.publisher("book \(offer) \(guest) \(key)" + (card.map { " card \($0)" } ?? ""))
+      },
       mapMarkers: { viewport, _ in self.publisher("map \(viewport.south)") })
   }
 }

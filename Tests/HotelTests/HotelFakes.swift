@@ -78,7 +78,7 @@ final class FakeHotelService: HotelService, @unchecked Sendable {
   func book(offerId: String, guestName: String, cardId: String?, idempotencyKey: String?, token: String) throws
     -> Reservation
   {
-    try record("book \(offerId) \(guestName) \(token)")
+    try record("book \(offerId) \(guestName) \(token)" + (cardId.map { " card \($0)" } ?? ""))
     return Reservation(
       id: "res_1", kind: .hotel, status: .confirmed, total: Self.offer().total,
       createdAt: Date(timeIntervalSince1970: 0),

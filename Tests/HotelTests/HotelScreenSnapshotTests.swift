@@ -13,11 +13,14 @@ import Testing
 @Suite struct HotelScreenSnapshotTests {
   let scheduler = DispatchQueue.test
   let remote = ControlledHotelClient()
+  let account = TestBookingAccount(signedIn: false)
   let backend = TestBackend(width: 80, height: 24)
   static let today = LocalDate("2026-12-01")!
 
   var environment: HotelScreenEnvironment {
-    HotelScreenEnvironment(client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), today: Self.today)
+    HotelScreenEnvironment(
+      client: remote.client, account: account.account, scheduler: scheduler.eraseToAnyScheduler(),
+      backgroundScheduler: scheduler.eraseToAnyScheduler(), today: Self.today)
   }
 
   func app(_ root: any Screen) -> InteractiveApp {
@@ -121,23 +124,58 @@ import Testing
     try assertSnapshot(frame(app), named: "details")
   }
 
+  /// A booking screen over `account`, its checkout read.
+  func bookingScreen(_ offer: HotelOffer, account: TestBookingAccount, key: String = "k1") -> HotelBookingScreen {
+    let model = HotelBookingViewModel(
+      offer: offer, client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), idempotencyKey: key)
+    let checkout = CheckoutSection(
+      account: account.account, mainQueue: scheduler.eraseToAnyScheduler(),
+      backgroundQueue: scheduler.eraseToAnyScheduler())
+    scheduler.run()
+    return HotelBookingScreen(offer: offer, model: model, checkout: checkout)
+  }
+
   @Test func booking_priceBreakdown_thenConfirmation() throws {
     let offer = FakeHotelService.offer()
-    let model = HotelBookingViewModel(
-      offer: offer, client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), idempotencyKey: "k1")
-    let app = app(HotelBookingScreen(offer: offer, model: model))
+    let screen = bookingScreen(offer, account: TestBookingAccount(signedIn: true))
+    let app = app(screen)
     type(app, "Ada Lovelace")
-    #expect(model.isBookEnabled)
+    #expect(screen.model.isBookEnabled)
     try assertSnapshot(frame(app), named: "booking")
     press(app, [.enter])
-    #expect(remote.calls == ["book \(offer.id) Ada Lovelace k1"])
+    let call = "book \(offer.id) Ada Lovelace k1 card card_visa"
+    #expect(remote.calls == [call])
     remote.answer(
-      "book \(offer.id) Ada Lovelace k1",
+      call,
       Reservation(
         id: "res_1", kind: .hotel, status: .confirmed, total: offer.total, createdAt: Date(timeIntervalSince1970: 0),
         summary: "Quiet Harbour Hotel, 2026-12-20 → 2026-12-23", locator: "ABC123"))
     scheduler.advance()
     try assertSnapshot(frame(app), named: "booking-confirmed")
+  }
+
+  /// Not signed in: Book opens the sign-in sheet; after signing in the booking shows the default
+  /// card; → chooses the Mastercard, which is the card booked.
+  @Test func booking_signedOut_signInSheet_thenTheChosenCardIsBooked() throws {
+    let offer = FakeHotelService.offer()
+    let screen = bookingScreen(offer, account: account)
+    let app = app(screen)
+    type(app, "Ada Lovelace")
+    try assertSnapshot(frame(app), named: "booking-signed-out")
+    press(app, [.enter])
+    #expect(app.currentScreen is SignInSheetScreen)
+    #expect(remote.calls.isEmpty)
+    type(app, "ada@example.com")
+    press(app, [.enter])
+    type(app, "correct horse")
+    press(app, [.enter])
+    scheduler.run()
+    #expect(app.currentScreen === screen)
+    #expect(screen.checkout.selectedCardId == "card_visa")
+    press(app, [.tab, .right])
+    try assertSnapshot(frame(app), named: "booking-card-chosen")
+    press(app, [.enter])
+    #expect(remote.calls == ["book \(offer.id) Ada Lovelace k1 card card_mc"])
   }
 
   @Test func map_showsClusters_andAsksAgainWhenPannedOrZoomed() throws {
@@ -163,7 +201,9 @@ import Testing
   }
 
   @Test func factory_mountsTheSearchForm() {
-    let root = HotelScreens.root(client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), today: Self.today)
+    let root = HotelScreens.root(
+      client: remote.client, account: account.account, scheduler: scheduler.eraseToAnyScheduler(),
+      backgroundScheduler: scheduler.eraseToAnyScheduler(), today: Self.today)
     #expect(root is HotelSearchScreen)
     #expect(root.title == "Hotels")
   }

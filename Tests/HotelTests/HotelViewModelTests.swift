@@ -211,6 +211,23 @@ extension HotelRowState {
     #expect(booking.values == [false, true, false])
   }
 
+  @Test func booking_chargesTheChosenCard() {
+    let model = HotelBookingViewModel(
+      offer: offer, client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), idempotencyKey: "k3")
+    model.guestNameChanged("Ada Lovelace")
+    model.cardSelected("card_mc")
+    model.bookTapped()
+    #expect(remote.calls == ["book \(offer.id) Ada Lovelace k3 card card_mc"])
+  }
+
+  @Test func liveClient_passesTheCardToTheService() throws {
+    let service = FakeHotelService()
+    let client = HotelClient.live(service: service, suggest: { _ in [] }, token: { "token-ada" })
+    let booked = client.book("hof_1", "Ada Lovelace", "card_mc", "k4").record()
+    #expect(booked.waitForCompletion())
+    #expect(service.recordedCalls == ["book hof_1 Ada Lovelace token-ada card card_mc"])
+  }
+
   @Test func priceChange_offersTheNewOffer() {
     let model = HotelBookingViewModel(
       offer: offer, client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), idempotencyKey: "k2")

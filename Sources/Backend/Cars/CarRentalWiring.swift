@@ -41,11 +41,13 @@ public enum CarRentalWiring {
   }
 
   /// The embedded car rental service for a command's context: the store of its data directory,
-  /// the signed-in user of its session file (member discount, currency, bookings).
+  /// the signed-in user of its session file (member discount and currency as of now; bookings by
+  /// whoever is signed in when booking, so a sign-in in the interactive app counts).
   public static func service(context: CLIContext) throws -> CarRentalService {
     let (inventory, data) = try inventory()
     let services = try BackendServices(dataDirectory: context.dataDirectory)
-    let token = try SessionFile(dataDirectory: context.dataDirectory).read()
+    let file = SessionFile(dataDirectory: context.dataDirectory)
+    let token = try file.read()
     let signedIn = token.flatMap { try? services.accounts.session(token: $0) } != nil
     // Prices in the signed-in user's currency (preferences), converted at the ECB reference rates.
     let currency = token.flatMap { try? services.accounts.preferences(token: $0).currencyCode } ?? "USD"
@@ -60,6 +62,6 @@ public enum CarRentalWiring {
         }
         // Full precision: each price line is rounded once, when it is made (CarPricing).
         return Money(amount: money.amount * (try rates.rate(from: money.currencyCode, to: code)), currency: code)
-      }, ledger: services.ledger, token: { token })
+      }, ledger: services.ledger, token: { (try? file.read()) ?? nil })
   }
 }

@@ -423,7 +423,10 @@ final class CarRatesScreen: Screen {
         model.applyPromoTapped()
       } else {
         let booking = CarBookingViewModel(offerID: model.offer.id, environment: environment)
-        intents.send(.push(CarBookingScreen(offer: model.offer, total: model.total, model: booking)))
+        let checkout = CheckoutSection(
+          account: environment.account, mainQueue: environment.mainQueue, backgroundQueue: environment.backgroundQueue)
+        intents.send(
+          .push(CarBookingScreen(offer: model.offer, total: model.total, model: booking, checkout: checkout)))
       }
       return .handled
     default:
@@ -436,34 +439,45 @@ final class CarRatesScreen: Screen {
   }
 }
 
-/// Booking one offer: the driver's name and Book; a price change is offered to accept; then the
-/// confirmation.
+/// Booking one offer: the driver's name, who pays and with which card (the shared
+/// ``CheckoutSection``) and Book; a price change is offered to accept; then the confirmation.
 ///
-/// Keys: type the driver's name; Enter books (or accepts the new price after a price change).
+/// Keys: type the driver's name; Tab / ↑ ↓ move between the name and the card; on the card ← →
+/// choose another, `s` signs in, `r` reads the cards again; Enter books (or accepts the new price
+/// after a price change). Not signed in, Enter opens the sign-in sheet first and comes back here.
 @MainActor
 final class CarBookingScreen: Screen {
+  enum Focus { case driver, payment }
+
   let title = "Book"
   let offer: CarOffer
   let total: String
   let model: CarBookingViewModel
+  let checkout: CheckoutSection
   var driver = TextFieldState(maxLength: 80)
+  var focus = Focus.driver
 
-  init(offer: CarOffer, total: String, model: CarBookingViewModel) {
+  init(offer: CarOffer, total: String, model: CarBookingViewModel, checkout: CheckoutSection) {
     self.offer = offer
     self.total = total
     self.model = model
+    self.checkout = checkout
   }
 
   var changes: AnyPublisher<Void, Never> {
     anyChange([
       model.$isBookEnabled.void, model.$isBooking.void, model.$reservation.void, model.$errorMessage.void,
-      model.$newPrice.void,
+      model.$newPrice.void, checkout.changes,
     ])
   }
-  var isEditingText: Bool { model.reservation == nil }
+  var navigation: AnyPublisher<Navigation, Never> { checkout.navigation }
+  var isEditingText: Bool { model.reservation == nil && focus == .driver }
   var isAnimating: Bool { model.isBooking }
   var keyHints: [KeyHint] {
-    model.reservation != nil ? [] : [KeyHint("Enter", model.newPrice == nil ? "book" : "accept new price")]
+    guard model.reservation == nil else { return [] }
+    let move = KeyHint("Tab", focus == .driver ? "card" : "driver")
+    let enter = KeyHint("Enter", model.newPrice == nil ? "book" : "accept new price")
+    return (focus == .payment ? checkout.keyHints : []) + [move, enter]
   }
 
   func render(in area: Rect, into buffer: inout Buffer) {
@@ -479,31 +493,57 @@ final class CarBookingScreen: Screen {
       Label("Booked: \(reservation.summary)", style: theme.success).render(in: row(3), into: &buffer)
       Label("Confirmation \(reservation.locator ?? reservation.id) · \(reservation.total.formatted())")
         .render(in: row(4), into: &buffer)
+      if let card = checkout.model.selectedCard {
+        Label("Charged to \(card.displayName)", style: theme.muted).render(in: row(5), into: &buffer)
+      }
       return
     }
-    TextField("Driver", state: driver).labelWidth(8).placeholder("Given Family").focused(true)
-      .render(in: row(3), into: &buffer)
+    TextField("Driver", state: driver).labelWidth(CheckoutView.labelWidth).placeholder("Given Family")
+      .focused(focus == .driver).render(in: row(3), into: &buffer)
+    checkout.render(
+      in: Rect(x: area.x, y: area.y + 4, width: width, height: min(CheckoutView.height, max(0, area.height - 4))),
+      focused: focus == .payment, into: &buffer)
+    let buttonRow = 5 + CheckoutView.height
     if model.isBooking {
-      Spinner("Booking…").render(in: row(5), into: &buffer)
+      Spinner("Booking…").render(in: row(buttonRow), into: &buffer)
     } else if let price = model.newPrice {
-      Button("Accept \(price.formatted())", focused: true).render(in: row(5), into: &buffer)
+      Button("Accept \(price.formatted())", focused: true).render(in: row(buttonRow), into: &buffer)
     } else {
-      Button("Book", focused: model.isBookEnabled).render(in: row(5), into: &buffer)
+      Button("Book", focused: model.isBookEnabled).render(in: row(buttonRow), into: &buffer)
     }
     if let message = model.errorMessage {
-      Label(message, style: theme.error).render(in: row(7), into: &buffer)
+      Label(message, style: theme.error).render(in: row(buttonRow + 2), into: &buffer)
     }
   }
 
   func handle(_ key: Key) -> KeyResult {
     guard model.reservation == nil else { return .ignored }
+    switch key {
+    case .tab, .backTab, .up, .down:
+      focus = focus == .driver ? .payment : .driver
+      return .handled
+    default: break
+    }
+    if focus == .payment, checkout.handle(key) == .handled { return .handled }
     if key == .enter {
-      if model.newPrice != nil { model.acceptNewPriceTapped() } else { model.bookTapped() }
+      if model.newPrice != nil { model.acceptNewPriceTapped() } else { book() }
       return .handled
     }
+    guard focus == .driver else { return .ignored }
     let before = driver.text
     guard driver.handle(key) else { return .ignored }
     if driver.text != before { model.driverNameChanged(driver.text) }
     return .handled
+  }
+
+  /// Books with the chosen card, once signed in with a card (else the checkout says what is missing).
+  private func book() {
+    guard model.isBookEnabled else {
+      focus = .driver
+      return
+    }
+    guard checkout.isReadyToBook() else { return }
+    model.cardSelected(checkout.selectedCardId)
+    model.bookTapped()
   }
 }

@@ -16,7 +16,7 @@ import Reactive
 public struct CheckoutView: Widget {
   /// Rows the view needs.
   public static let height = 3
-  /// Columns of the "Pay with" label.
+  /// Columns of the "Pay with" label by default (see ``labelWidth(_:)``).
   public static let labelWidth = 10
 
   public var payer: CheckoutPayer
@@ -24,6 +24,8 @@ public struct CheckoutView: Widget {
   public var selectedCardId: String?
   public var message: String?
   public var isFocused: Bool
+  /// Columns before the card: the "Pay with" label and its padding.
+  public var labelColumns = CheckoutView.labelWidth
 
   public init(
     payer: CheckoutPayer, cards: [PaymentCard], selectedCardId: String?, message: String?, focused: Bool = false
@@ -42,11 +44,18 @@ public struct CheckoutView: Widget {
       focused: focused)
   }
 
+  /// The same view with the card starting `width` columns in (to line up with the form's fields).
+  public func labelWidth(_ width: Int) -> CheckoutView {
+    var copy = self
+    copy.labelColumns = max(DisplayWidth.of("Pay with") + 1, width)
+    return copy
+  }
+
   public func render(in area: Rect, into buffer: inout Buffer) {
     let theme = buffer.theme
     guard area.height >= 1 else { return }
     buffer.write("Pay with", x: area.x, y: area.y, maxWidth: area.width, style: isFocused ? theme.accent : theme.base)
-    let value = area.row(0).inset(left: Self.labelWidth)
+    let value = area.row(0).inset(left: labelColumns)
     let highlight = isFocused ? theme.selection : theme.base
     var note: (String, Style)?
     switch payer {
@@ -69,7 +78,7 @@ public struct CheckoutView: Widget {
     }
     if let message { note = (message, theme.warning) }
     if let note, area.height >= 2 {
-      Paragraph(note.0, style: note.1).render(in: area.inset(top: 1, left: Self.labelWidth), into: &buffer)
+      Paragraph(note.0, style: note.1).render(in: area.inset(top: 1, left: labelColumns), into: &buffer)
     }
   }
 }
@@ -130,9 +139,11 @@ public final class CheckoutSection {
     }
   }
 
-  /// Draws the ``CheckoutView`` (``CheckoutView/height`` rows).
-  public func render(in area: Rect, focused: Bool, into buffer: inout Buffer) {
-    CheckoutView(model, focused: focused).render(in: area, into: &buffer)
+  /// Draws the ``CheckoutView`` (``CheckoutView/height`` rows), the card `labelWidth` columns in.
+  public func render(
+    in area: Rect, focused: Bool, labelWidth: Int = CheckoutView.labelWidth, into buffer: inout Buffer
+  ) {
+    CheckoutView(model, focused: focused).labelWidth(labelWidth).render(in: area, into: &buffer)
   }
 
   /// Handles a key while the section has focus; ``KeyResult/ignored`` for keys it does not use.

@@ -28,7 +28,7 @@ public struct PriceBreakdown: Hashable, Sendable {
 
 /// The booking flow of one offer: the price breakdown, the guest's name, and the booking.
 ///
-/// Inputs: ``guestNameChanged(_:)``, ``bookTapped()``. Outputs: ``breakdown``,
+/// Inputs: ``guestNameChanged(_:)``, ``cardSelected(_:)``, ``bookTapped()``. Outputs: ``breakdown``,
 /// ``isBookEnabled`` (a name of two words, not while booking or once booked), ``isBooking``,
 /// ``reservation``, ``errorMessage``, ``newOfferId`` (set when the price changed: the offer to
 /// book instead). One idempotency key per flow, so a repeated tap never books twice.
@@ -46,6 +46,7 @@ public final class HotelBookingViewModel {
   private let scheduler: AnySchedulerOf<DispatchQueue>
   private let idempotencyKey: String
   @Published private var guestName = ""
+  private var cardId: String?
   private var cancellables: Set<AnyCancellable> = []
 
   public init(
@@ -67,13 +68,16 @@ public final class HotelBookingViewModel {
     update()
   }
 
+  /// The stored card to charge (`card_…`, from the checkout), or nil for the default card.
+  public func cardSelected(_ id: String?) { cardId = id }
+
   public func bookTapped() {
     guard isBookEnabled else { return }
     isBooking = true
     errorMessage = nil
     update()
     let name = guestName.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    client.book(offer.id, name, idempotencyKey)
+    client.book(offer.id, name, cardId, idempotencyKey)
       .receive(on: scheduler)
       .sink(
         receiveCompletion: { [weak self] completion in

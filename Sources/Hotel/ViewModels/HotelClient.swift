@@ -10,8 +10,9 @@ public struct HotelClient: Sendable {
   public var details: @Sendable (String) -> AnyPublisher<HotelDetails, ServiceError>
   /// The offers of one hotel for the current stay (hotel id, check-in, check-out, guests, rooms).
   public var rooms: @Sendable (String, LocalDate, LocalDate, Int, Int) -> AnyPublisher<[HotelOffer], ServiceError>
-  /// Books an offer (offer id, guest name, idempotency key) for the signed-in user.
-  public var book: @Sendable (String, String, String) -> AnyPublisher<Reservation, ServiceError>
+  /// Books an offer for the signed-in user: offer id, guest name ("Given Family"), the stored card
+  /// to charge (`card_…`; nil charges the default card), idempotency key.
+  public var book: @Sendable (String, String, String?, String) -> AnyPublisher<Reservation, ServiceError>
   public var mapMarkers: @Sendable (GeoRect, Int) -> AnyPublisher<[HotelMapMarker], ServiceError>
 
   public init(
@@ -19,7 +20,7 @@ public struct HotelClient: Sendable {
     search: @escaping @Sendable (HotelSearchRequest) -> AnyPublisher<HotelSearchResult, ServiceError>,
     details: @escaping @Sendable (String) -> AnyPublisher<HotelDetails, ServiceError>,
     rooms: @escaping @Sendable (String, LocalDate, LocalDate, Int, Int) -> AnyPublisher<[HotelOffer], ServiceError>,
-    book: @escaping @Sendable (String, String, String) -> AnyPublisher<Reservation, ServiceError>,
+    book: @escaping @Sendable (String, String, String?, String) -> AnyPublisher<Reservation, ServiceError>,
     mapMarkers: @escaping @Sendable (GeoRect, Int) -> AnyPublisher<[HotelMapMarker], ServiceError>
   ) {
     self.suggestPlaces = suggestPlaces
@@ -44,10 +45,10 @@ public struct HotelClient: Sendable {
       rooms: { id, checkIn, checkOut, guests, rooms in
         call.run { try service.rooms(hotelId: id, checkIn: checkIn, checkOut: checkOut, guests: guests, rooms: rooms) }
       },
-      book: { offer, guest, key in
+      book: { offer, guest, card, key in
         call.run {
           guard let session = try token() else { throw ServiceError.notSignedIn }
-          return try service.book(offerId: offer, guestName: guest, cardId: nil, idempotencyKey: key, token: session)
+          return try service.book(offerId: offer, guestName: guest, cardId: card, idempotencyKey: key, token: session)
         }
       },
       mapMarkers: { viewport, count in call.run { try service.mapMarkers(in: viewport, maxMarkers: count) } })

@@ -10,23 +10,28 @@ extension HotelScreens {
   ///   - title: the tab's title.
   ///   - environment: the commands' environment (its service is opened now, for `context`).
   ///   - context: the invocation's context: data directory (the service, the session for booking).
+  ///   - account: who pays (``BookingAccount/live(accounts:cards:dataDirectory:)`` over the same data
+  ///     directory in an app): the booking screen signs in through it when nobody is, and lists
+  ///     its cards to choose the one charged.
   /// - Throws: what opening the service throws (reported like a command's error, exit 1).
   ///
   /// Place suggestions come from the reference data (cities and airports); "today" is the
-  /// device's local date; a booking uses the signed-in session (`travel account sign-in`).
-  public static func feature(title: String = "Hotels", environment: HotelEnvironment, context: CLIContext) throws
-    -> InteractiveFeature
-  {
+  /// device's local date; a booking uses the session of the data directory (the same one as
+  /// `account login`), read when booking.
+  public static func feature(
+    title: String = "Hotels", environment: HotelEnvironment, context: CLIContext, account: BookingAccount
+  ) throws -> InteractiveFeature {
     let service = try environment.service(context)
-    let dataDirectory = context.dataDirectory
     let client = HotelClient.live(
       service: service,
       suggest: { text in
         (try? ReferenceData.shared().suggestions(for: text, limit: 8, kinds: [.cities, .airports])) ?? []
       },
-      token: { try SessionFile(dataDirectory: dataDirectory).read() })
+      token: account.token)
     let today = LocalDate(environment.now(), in: .current)
-    let root = root(client: client, scheduler: DispatchQueue.main.eraseToAnyScheduler(), today: today)
+    let root = root(
+      client: client, account: account, scheduler: DispatchQueue.main.eraseToAnyScheduler(),
+      backgroundScheduler: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler(), today: today)
     return InteractiveFeature(tab: AppTab(title, root: root))
   }
 }

@@ -241,7 +241,10 @@ final class HotelDetailsScreen: Screen {
     if key == .enter, let index = selection.selected, loaded.rooms.indices.contains(index) {
       let model = HotelBookingViewModel(
         offer: loaded.rooms[index], client: environment.client, scheduler: environment.scheduler)
-      intents.send(.push(HotelBookingScreen(offer: loaded.rooms[index], model: model)))
+      let checkout = CheckoutSection(
+        account: environment.account, mainQueue: environment.scheduler, backgroundQueue: environment.backgroundScheduler
+      )
+      intents.send(.push(HotelBookingScreen(offer: loaded.rooms[index], model: model, checkout: checkout)))
       return .handled
     }
     return selection.handle(key, visibleRows: 5) ? .handled : .ignored
@@ -249,30 +252,43 @@ final class HotelDetailsScreen: Screen {
 }
 
 /// Booking one offer: the price breakdown (the shared price calculator), the cancellation rule,
-/// the guest's name and the Book button; then the confirmation.
+/// the guest's name, who pays and with which card (the shared ``CheckoutSection``) and the Book
+/// button; then the confirmation.
 ///
-/// Keys: type the guest's name; Enter books (when the name has two words).
+/// Keys: type the guest's name; Tab / ↑ ↓ move between the name and the card; on the card ← →
+/// choose another, `s` signs in, `r` reads the cards again; Enter books (when the name has two
+/// words). Not signed in, Enter opens the sign-in sheet first and comes back here.
 @MainActor
 final class HotelBookingScreen: Screen {
+  enum Focus { case name, payment }
+
   let offer: HotelOffer
   let model: HotelBookingViewModel
+  let checkout: CheckoutSection
   var name = TextFieldState(maxLength: 80)
+  var focus = Focus.name
 
-  init(offer: HotelOffer, model: HotelBookingViewModel) {
+  init(offer: HotelOffer, model: HotelBookingViewModel, checkout: CheckoutSection) {
     self.offer = offer
     self.model = model
+    self.checkout = checkout
   }
 
   var title: String { "Book" }
   var changes: AnyPublisher<Void, Never> {
     anyChange([
       model.$isBookEnabled.void, model.$isBooking.void, model.$reservation.void, model.$errorMessage.void,
-      model.$newOfferId.void,
+      model.$newOfferId.void, checkout.changes,
     ])
   }
-  var isEditingText: Bool { model.reservation == nil }
+  var navigation: AnyPublisher<Navigation, Never> { checkout.navigation }
+  var isEditingText: Bool { model.reservation == nil && focus == .name }
   var isAnimating: Bool { model.isBooking }
-  var keyHints: [KeyHint] { model.reservation == nil ? [KeyHint("Enter", "book")] : [] }
+  var keyHints: [KeyHint] {
+    guard model.reservation == nil else { return [] }
+    let move = KeyHint("Tab", focus == .name ? "card" : "name")
+    return (focus == .payment ? checkout.keyHints : []) + [move, KeyHint("Enter", "book")]
+  }
 
   func render(in area: Rect, into buffer: inout Buffer) {
     let theme = buffer.theme
@@ -294,29 +310,56 @@ final class HotelBookingScreen: Screen {
       Label("Booked: \(reservation.summary)", style: theme.success).render(in: area.row(y), into: &buffer)
       Label("Confirmation \(reservation.locator ?? reservation.id) · \(reservation.total.formatted())")
         .render(in: area.row(y + 1), into: &buffer)
+      if let card = checkout.model.selectedCard {
+        Label("Charged to \(card.displayName)", style: theme.muted).render(in: area.row(y + 2), into: &buffer)
+      }
       return
     }
-    TextField("Guest name", state: name).labelWidth(12).placeholder("Given Family").focused(true)
-      .render(in: Rect(x: area.x, y: area.y + y, width: width, height: 1), into: &buffer)
+    TextField("Guest name", state: name).labelWidth(12).placeholder("Given Family")
+      .focused(focus == .name).render(in: Rect(x: area.x, y: area.y + y, width: width, height: 1), into: &buffer)
+    checkout.render(
+      in: Rect(
+        x: area.x, y: area.y + y + 1, width: width, height: min(CheckoutView.height, max(0, area.height - y - 1))),
+      focused: focus == .payment, labelWidth: 12, into: &buffer)
+    y += 1 + CheckoutView.height
     if model.isBooking {
-      Spinner("Booking…").render(in: area.row(y + 2), into: &buffer)
+      Spinner("Booking…").render(in: area.row(y), into: &buffer)
     } else {
-      Button("Book", focused: model.isBookEnabled).render(in: area.row(y + 2), into: &buffer)
+      Button("Book", focused: model.isBookEnabled).render(in: area.row(y), into: &buffer)
     }
     if let message = model.errorMessage {
-      Label(message, style: theme.error).render(in: area.row(y + 4), into: &buffer)
+      Label(message, style: theme.error).render(in: area.row(y + 2), into: &buffer)
     }
   }
 
   func handle(_ key: Key) -> KeyResult {
     guard model.reservation == nil else { return .ignored }
+    switch key {
+    case .tab, .backTab, .up, .down:
+      focus = focus == .name ? .payment : .name
+      return .handled
+    default: break
+    }
+    if focus == .payment, checkout.handle(key) == .handled { return .handled }
     if key == .enter {
-      model.bookTapped()
+      book()
       return .handled
     }
+    guard focus == .name else { return .ignored }
     let before = name.text
     guard name.handle(key) else { return .ignored }
     if name.text != before { model.guestNameChanged(name.text) }
     return .handled
+  }
+
+  /// Books with the chosen card, once signed in with a card (else the checkout says what is missing).
+  private func book() {
+    guard model.isBookEnabled else {
+      focus = .name
+      return
+    }
+    guard checkout.isReadyToBook() else { return }
+    model.cardSelected(checkout.selectedCardId)
+    model.bookTapped()
   }
 }

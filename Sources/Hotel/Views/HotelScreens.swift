@@ -13,19 +13,29 @@ public enum HotelScreens {
   /// The first screen: the search form.
   /// - Parameters:
   ///   - client: the hotel services (``HotelClient/live(service:suggest:token:queue:)`` in an app).
+  ///   - account: who pays: the booking screen's checkout (sign-in sheet, card choice) reads it.
   ///   - scheduler: where view-model outputs are delivered (the main queue in an app).
+  ///   - backgroundScheduler: where the checkout calls `account` (a global queue in an app).
   ///   - today: the earliest check-in (the user's local date).
-  public static func root(client: HotelClient, scheduler: AnySchedulerOf<DispatchQueue>, today: LocalDate)
-    -> some Screen
-  {
-    HotelSearchScreen(environment: HotelScreenEnvironment(client: client, scheduler: scheduler, today: today))
+  public static func root(
+    client: HotelClient, account: BookingAccount = .unavailable, scheduler: AnySchedulerOf<DispatchQueue>,
+    backgroundScheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global(qos: .userInitiated)
+      .eraseToAnyScheduler(),
+    today: LocalDate
+  ) -> some Screen {
+    HotelSearchScreen(
+      environment: HotelScreenEnvironment(
+        client: client, account: account, scheduler: scheduler, backgroundScheduler: backgroundScheduler, today: today))
   }
 }
 
 /// What the hotel screens need to make their view models.
 struct HotelScreenEnvironment {
   var client: HotelClient
+  var account: BookingAccount = .unavailable
   var scheduler: AnySchedulerOf<DispatchQueue>
+  /// Where the checkout's account calls run.
+  var backgroundScheduler: AnySchedulerOf<DispatchQueue>
   var today: LocalDate
 }
 
