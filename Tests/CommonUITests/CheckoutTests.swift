@@ -254,7 +254,10 @@ final class FakeBookingScreen: Screen {
   let section: CheckoutSection
   private(set) var booked: [String] = []
 
-  init(section: CheckoutSection) { self.section = section }
+  init(section: CheckoutSection) {
+    self.section = section
+    section.host = self
+  }
 
   var changes: AnyPublisher<Void, Never> { section.changes }
   var navigation: AnyPublisher<Navigation, Never> { section.navigation }

@@ -178,6 +178,25 @@ import Testing
     #expect(remote.calls == ["book \(offer.id) Ada Lovelace k1 card card_mc"])
   }
 
+  /// The session ended before Book: the booking fails, the checkout reads the account again and
+  /// is signed out, so the next Enter opens the sign-in sheet.
+  @Test func booking_sessionEnded_nextBookOpensTheSignInSheet() throws {
+    let offer = FakeHotelService.offer()
+    let account = TestBookingAccount(signedIn: true)
+    let screen = bookingScreen(offer, account: account)
+    let app = app(screen)
+    type(app, "Ada Lovelace")
+    account.signOut()
+    press(app, [.enter])
+    remote.fail("book \(offer.id) Ada Lovelace k1 card card_visa", .notSignedIn, as: Reservation.self)
+    scheduler.run()
+    #expect(screen.checkout.model.payer == .signedOut)
+    #expect(frame(app).contains("sign in first"))
+    press(app, [.enter])
+    #expect(app.currentScreen is SignInSheetScreen)
+    try assertSnapshot(frame(app), named: "booking-sign-in-sheet")
+  }
+
   @Test func map_showsClusters_andAsksAgainWhenPannedOrZoomed() throws {
     let (app, _) = resultsScreen()
     press(app, [.character("m")])

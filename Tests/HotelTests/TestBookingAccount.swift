@@ -14,6 +14,9 @@ final class TestBookingAccount: @unchecked Sendable {
 
   init(signedIn: Bool) { token = signedIn ? "token-ada" : nil }
 
+  /// Ends the session, as `account logout` in another shell would.
+  func signOut() { lock.withLock { token = nil } }
+
   var account: BookingAccount {
     BookingAccount(
       token: { [self] in lock.withLock { token } },

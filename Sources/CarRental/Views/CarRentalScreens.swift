@@ -456,12 +456,17 @@ final class CarBookingScreen: Screen {
   let checkout: CheckoutSection
   var driver = TextFieldState(maxLength: 80)
   var focus = Focus.driver
+  private var subscriptions = Set<AnyCancellable>()
 
   init(offer: CarOffer, total: String, model: CarBookingViewModel, checkout: CheckoutSection) {
     self.offer = offer
     self.total = total
     self.model = model
     self.checkout = checkout
+    checkout.host = self
+    // A failed booking (a session that ended, a card removed meanwhile): read the account again.
+    model.$errorMessage.compactMap { $0 }.sink { [weak checkout] _ in checkout?.model.refresh() }
+      .store(in: &subscriptions)
   }
 
   var changes: AnyPublisher<Void, Never> {

@@ -89,6 +89,7 @@ public struct CheckoutView: Widget {
 ///
 /// ```swift
 /// let checkout = CheckoutSection(account: account, mainQueue: .main, backgroundQueue: background)
+/// checkout.host = self  // optional: the sign-in sheet is drawn over this screen
 /// var navigation: AnyPublisher<Navigation, Never> { intents.merge(with: checkout.navigation).eraseToAnyPublisher() }
 /// // render: checkout.render(in: Rect(x: x, y: y, width: w, height: CheckoutView.height), focused: …, into: &buffer)
 /// // keys, when the payment row has focus: if checkout.handle(key) == .handled { return .handled }
@@ -101,6 +102,9 @@ public struct CheckoutView: Widget {
 public final class CheckoutSection {
   /// The view model (for its outputs; the section calls its inputs).
   public let model: CheckoutModel
+  /// The booking screen the section is on (optional, kept weakly): the sign-in sheet draws it,
+  /// dimmed, under the sheet.
+  public weak var host: (any Screen)?
   private let intents = PassthroughSubject<Navigation, Never>()
 
   /// A section over `model`; reads the session and cards now (``CheckoutModel/refresh()``).
@@ -177,9 +181,9 @@ public final class CheckoutSection {
     return false
   }
 
-  /// Pushes the sign-in sheet over the booking screen.
+  /// Pushes the sign-in sheet over the booking screen (``host``).
   public func showSignIn() {
-    intents.send(.push(SignInSheetScreen(model: model)))
+    intents.send(.push(SignInSheetScreen(model: model, over: host)))
   }
 }
 
@@ -194,13 +198,16 @@ public final class SignInSheetScreen: Screen {
   /// The form's fields, focus and message.
   public private(set) var form = SignInFormState()
   private let model: CheckoutModel
+  private weak var background: (any Screen)?
   private let intents = PassthroughSubject<Navigation, Never>()
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
 
-  /// The sheet for `model`; its messages are the ones of sign-ins made from this sheet.
-  public init(model: CheckoutModel) {
+  /// The sheet for `model`, drawn over `background` (dimmed; nil: over nothing); its messages are
+  /// the ones of sign-ins made from this sheet.
+  public init(model: CheckoutModel, over background: (any Screen)? = nil) {
     self.model = model
+    self.background = background
     model.$isSigningIn.dropFirst().sink { [weak self] busy in
       self?.form.isSubmitting = busy
       self?.changed.send()
@@ -227,6 +234,7 @@ public final class SignInSheetScreen: Screen {
   }
 
   public func render(in area: Rect, into buffer: inout Buffer) {
+    background?.render(in: area, into: &buffer)
     let sheet = Sheet(title: "Sign in to book", width: min(66, area.width), height: 13)
     sheet.render(in: area, into: &buffer)
     let inner = sheet.contentArea(in: area)

@@ -267,11 +267,16 @@ final class HotelBookingScreen: Screen {
   let checkout: CheckoutSection
   var name = TextFieldState(maxLength: 80)
   var focus = Focus.name
+  private var subscriptions = Set<AnyCancellable>()
 
   init(offer: HotelOffer, model: HotelBookingViewModel, checkout: CheckoutSection) {
     self.offer = offer
     self.model = model
     self.checkout = checkout
+    checkout.host = self
+    // A failed booking (a session that ended, a card removed meanwhile): read the account again.
+    model.$errorMessage.compactMap { $0 }.sink { [weak checkout] _ in checkout?.model.refresh() }
+      .store(in: &subscriptions)
   }
 
   var title: String { "Book" }

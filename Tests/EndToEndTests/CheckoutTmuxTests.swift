@@ -1,0 +1,102 @@
+import CommonTesting
+import Foundation
+import Testing
+
+/// The shared checkout end to end in tmux: the standalone `hotel` app at 120×40 on a data
+/// directory where an account and two cards were made through the command line (then signed
+/// out). Booking signed out opens the sign-in sheet; signed in there, the booking shows the
+/// cards; the second one is chosen and charged.
+///
+/// The default card is the gateway's always-declined test card (`4000 0000 0000 0002`), so the
+/// booking going through shows that the chosen card, `4242 4242 4242 4242`, was the one charged.
+@Suite(.serialized) struct CheckoutTmuxTests {
+  static let password = "correct horse battery"
+
+  @Test(.enabled(if: TmuxSession.isInstalled, "tmux is not installed (Scripts/bootstrap installs it): skipped"))
+  func hotel_bookSignedOut_signInSheet_chooseTheSecondCard_booked() throws {
+    let data = TemporaryDirectory(prefix: "checkout-e2e")
+    let runner = ProductRunner()
+    let environment = ["TRAVEL_DATA_DIR": data.path]
+    @discardableResult
+    func account(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
+      let result = try runner.run("account", arguments, stdin: stdin, environment: environment)
+      #expect(result.status == 0, "account \(arguments): \(result.stderr)")
+      return result
+    }
+    try account(
+      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
+      stdin: Self.password + "\n")
+    try account(["login", "--email", "ada@example.com"], stdin: Self.password + "\n")
+    try account(["cards", "add"], stdin: "4000 0000 0000 0002\n12/30\n123\n")  // the default, always declined
+    try account(["cards", "add"], stdin: "4242 4242 4242 4242\n12/30\n123\n")
+    try account(["logout"])
+
+    let tmux = try TmuxSession(width: 120, height: 40)
+    defer { tmux.close() }
+    let hotel = try runner.executable("hotel").path
+    try tmux.waitFor("the shell's prompt") { $0.hasPrefix("$") }
+    try tmux.type("TRAVEL_DATA_DIR='\(data.path)' '\(hotel)'")
+    try tmux.press("Enter")
+    try tmux.waitFor("Find a hotel")
+
+    // Paris as typed, a stay two weeks ahead (calendar: two weeks down, Enter, three days right,
+    // Enter), then Tab to Search (guests, rooms, Search).
+    try tmux.type("Paris")
+    try tmux.waitFor("Paris, FR")
+    try tmux.press("Tab")
+    try tmux.waitFor("the suggestions to close") { !$0.contains("Paris, FR") }
+    try tmux.press("Down", "Down", "Enter", "Right", "Right", "Right", "Enter")
+    try tmux.waitFor("(3 nights)")
+    try tmux.press("Tab", "Tab", "Tab")
+    try tmux.waitFor("Enter search")
+    try tmux.press("Enter")
+    try tmux.waitFor("the results", seconds: 45) { $0.contains("offers · sorted by price") && $0.contains("Total") }
+
+    // The first hotel, its first room, the booking: nobody is signed in yet.
+    try tmux.press("Enter")
+    try tmux.waitFor("the rooms") { $0.contains("Rooms") && $0.contains("Left") }
+    try tmux.press("Enter")
+    try tmux.waitFor("Not signed in")
+    try tmux.type("Ada Lovelace")
+    try tmux.press("Enter")
+
+    // Book → the sign-in sheet; signed in, back on the booking with the default card.
+    try tmux.waitFor("Sign in to book")
+    try tmux.type("ada@example.com")
+    try tmux.press("Enter")
+    try tmux.type(Self.password)
+    try tmux.press("Enter")
+    let back = try tmux.waitFor("the booking with the cards", seconds: 30) {
+      $0.contains("Signed in as Ada Lovelace") && $0.contains("Pay with    Visa •••• 0002  12/30 (default)  ◂ ▸")
+    }
+    #expect(back.contains("Guest name  Ada Lovelace"))
+    #expect(!back.contains("Sign in to book"))
+
+    // Tab to the card, → the second card, Enter books with it.
+    try tmux.press("Tab", "Right")
+    try tmux.waitFor("Pay with    Visa •••• 4242  12/30  ◂ ▸")
+    try tmux.press("Enter")
+    let booked = try tmux.waitFor("the confirmation", seconds: 30) { $0.contains("Booked: ") }
+    #expect(booked.contains("Charged to Visa •••• 4242  12/30"))
+    #expect(!booked.contains("declined"))
+    try tmux.type("q")
+    try tmux.waitFor("the alternate screen to close", seconds: 30) { _ in try tmux.display("#{alternate_on}") == "0" }
+    try tmux.type("echo status=$?")
+    try tmux.press("Enter")
+    try tmux.waitFor("status=0")
+
+    // The command line sees the same session and the hotel reservation.
+    let whoami = try account(["whoami"])
+    #expect(whoami.stdout.contains("ada@example.com"))
+    let trips = try account(["trips", "list", "--json"])
+    let document = try #require(try JSONSerialization.jsonObject(with: Data(trips.stdout.utf8)) as? [String: Any])
+    let reservations = try #require(document["reservations"] as? [[String: Any]])
+    #expect(reservations.count == 1)
+    let reservation = try #require(reservations.first)
+    #expect(reservation["kind"] as? String == "hotel")
+    #expect(reservation["status"] as? String == "confirmed")
+    let details = try #require(reservation["details"] as? [String: Any])
+    #expect(details["guestName"] as? String == "Ada Lovelace")
+    #expect(booked.contains("Confirmation \(reservation["locator"] as? String ?? "?")"))
+  }
+}
