@@ -23,6 +23,8 @@ final class MemoryBookingAccount: @unchecked Sendable {
   static let password = "correct horse"
 
   func endSession() { lock.withLock { storedToken = "expired" } }
+  /// A sign-in from somewhere else (another tab, `account login` in a shell).
+  func signInElsewhere() { lock.withLock { storedToken = "token-1" } }
   func setCards(_ cards: [PaymentCard]) { lock.withLock { storedCards = cards } }
 
   var account: BookingAccount {
@@ -76,9 +78,9 @@ extension PaymentCard {
     let signingIn = model.$isSigningIn.record()
     let signedIn = model.signedIn.record()
     model.refresh()
-    #expect(payer.values == [.checking, .checking])  // nothing read before the background queue runs
+    #expect(payer.values == [.checking])  // nothing read before the background queue runs
     scheduler.run()
-    #expect(payer.values == [.checking, .checking, .signedOut])
+    #expect(payer.values == [.checking, .signedOut])
     #expect(!model.isReadyToPay)
 
     model.signIn(email: " ada@example.com ", password: MemoryBookingAccount.password)
@@ -244,6 +246,27 @@ extension PaymentCard {
     #expect(app.currentScreen === booking)
     app.displayNow()
     try assertSnapshot(backend.text, named: "booking-after-sign-in")
+  }
+}
+
+extension CheckoutSnapshotTests {
+  /// Signed in elsewhere while the booking showed "Not signed in": Book opens the sheet, which
+  /// closes itself as soon as the session is read, back to the booking with the cards.
+  @Test func signedInElsewhere_theSheetClosesByItself() {
+    let memory = MemoryBookingAccount()
+    let booking = FakeBookingScreen(section: section(memory))
+    let app = InteractiveApp(
+      name: "hotel", tabs: [AppTab("Hotels", root: booking)], backend: backend, schedule: { $0() })
+    #expect(booking.section.model.payer == .signedOut)
+    memory.signInElsewhere()
+    app.handle(.enter)
+    #expect(app.currentScreen is SignInSheetScreen)
+    scheduler.run()
+    #expect(app.currentScreen === booking)
+    #expect(app.currentStack.count == 1)
+    #expect(booking.section.selectedCardId == "card_visa")
+    app.handle(.enter)
+    #expect(booking.booked == ["card_visa"])
   }
 }
 

@@ -4,8 +4,8 @@ import Reactive
 
 /// Who pays for a booking, as the checkout knows it.
 public enum CheckoutPayer: Hashable, Sendable {
-  /// The session and the cards are being read (at first, and after each ``CheckoutModel/refresh()``
-  /// until the answer; a sign-in in progress keeps the previous state).
+  /// The session and the cards have not been read yet (until the first
+  /// ``CheckoutModel/refresh()`` answers).
   case checking
   /// Nobody is signed in, or the session ended: booking asks to sign in first.
   case signedOut
@@ -75,9 +75,9 @@ public final class CheckoutModel {
 
   // MARK: Inputs
 
-  /// Reads the session and, when signed in, the profile and the cards again.
+  /// Reads the session and, when signed in, the profile and the cards again (``payer`` keeps its
+  /// value until the answer).
   public func refresh() {
-    if !isSigningIn { payer = .checking }
     let account = account
     refreshRequest = run { try Self.load(account) }
       .sink { [weak self] result in self?.loaded(result) }

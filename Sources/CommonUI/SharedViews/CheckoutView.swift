@@ -169,8 +169,9 @@ public final class CheckoutSection {
   }
 
   /// Whether a booking can go ahead now (signed in, a card chosen). Otherwise it says why: signed
-  /// out, it pushes the sign-in sheet; without a card, it reads the cards again (one may have been
-  /// added meanwhile) and the view shows how to add one. Call it when Book is pressed.
+  /// out, it pushes the sign-in sheet and reads the session again (the sheet closes itself when a
+  /// session turns up); without a card, it reads the cards again (one may have been added
+  /// meanwhile) and the view shows how to add one. Call it when Book is pressed.
   public func isReadyToBook() -> Bool {
     if model.isReadyToPay { return true }
     switch model.payer {
@@ -181,17 +182,20 @@ public final class CheckoutSection {
     return false
   }
 
-  /// Pushes the sign-in sheet over the booking screen (``host``).
+  /// Pushes the sign-in sheet over the booking screen (``host``) and reads the session again:
+  /// signed in meanwhile (another tab, another shell), the sheet closes by itself.
   public func showSignIn() {
     intents.send(.push(SignInSheetScreen(model: model, over: host)))
+    model.refresh()
   }
 }
 
 /// Signing in without leaving a booking: the shared ``SignInForm`` in a sheet, pushed by a
 /// ``CheckoutSection``. Enter signs in through ``CheckoutModel/signIn(email:password:)`` (on the
 /// background queue); a failure shows the service's message ("email or password is wrong") under
-/// the fields; success pops the sheet, back to the booking with the cards loaded. Esc goes back
-/// without signing in.
+/// the fields; once the model is signed in (by this sheet, or by a refresh that finds a session)
+/// the sheet pops itself, back to the booking with the cards loaded. Esc goes back without
+/// signing in.
 @MainActor
 public final class SignInSheetScreen: Screen {
   public let title = "Sign in"
@@ -216,7 +220,10 @@ public final class SignInSheetScreen: Screen {
       self?.form.message = message
       self?.changed.send()
     }.store(in: &subscriptions)
-    model.signedIn.sink { [weak self] in self?.intents.send(.pop) }.store(in: &subscriptions)
+    // Signed in here, or found signed in by a refresh (e.g. in another tab or shell): back to the
+    // booking, once.
+    model.$payer.dropFirst().first { if case .signedIn = $0 { true } else { false } }
+      .sink { [weak self] _ in self?.intents.send(.pop) }.store(in: &subscriptions)
   }
 
   public var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
