@@ -195,6 +195,16 @@ import Testing
     try assertSnapshot(frame(app), named: "details-round-trip")
   }
 
+  @Test func results_helpListsTheKeys() throws {
+    let app = results()
+    press(app, [.character("?")])
+    #expect(app.isShowingHelp)
+    try assertSnapshot(frame(app), named: "results-help")
+    press(app, [.character("x")])  // any key closes it
+    #expect(!app.isShowingHelp)
+    #expect(app.exitStatus == nil)
+  }
+
   @Test func results_noFlights_saysSo() throws {
     let screen = FlightSearchScreen(environment: environment())
     let app = app(screen)
