@@ -7,9 +7,9 @@ extension BookingScreens {
   /// The Flights tab of an interactive app, over the same services the commands use: outputs on
   /// the main queue, service calls on a background queue.
   ///
-  /// The services are opened on first use, off the main thread (the world's flight network takes
-  /// a moment to build), so the app opens at once; a failure to open them is shown on the form
-  /// like any service error.
+  /// The services are opened off the main thread (the world's flight network takes a moment to
+  /// build; search starts opening at once, in the background), so the app opens at once; a failure
+  /// to open them is shown on the form like any service error.
   ///
   /// - Parameters:
   ///   - title: the tab's title.
@@ -24,6 +24,8 @@ extension BookingScreens {
     title: String = "Flights", services: BookingServices, account: BookingAccount, context: CLIContext
   ) throws -> InteractiveFeature {
     let flights = LazyFlightSearching { try services.flights(context) }
+    // Start opening now, off the main thread, so the first airport suggestions come quickly.
+    DispatchQueue.global(qos: .utility).async { flights.warmUp() }
     let booking = services.booking.map { make in LazyFlightBooking { try make(context) } }
     let views = FlightsViewEnvironment(
       flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
@@ -58,6 +60,9 @@ final class LazyFlightSearching: FlightSearching {
   private let service: OnFirstUse<any FlightSearching>
 
   init(_ make: @escaping @Sendable () throws -> any FlightSearching) { service = OnFirstUse(make) }
+
+  /// Opens the service now (a failure is kept for the first real call to report).
+  func warmUp() { _ = try? service.get() }
 
   func airports(matching query: String, limit: Int) throws -> [AirportSummary] {
     try service.get().airports(matching: query, limit: limit)
