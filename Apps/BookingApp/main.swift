@@ -9,9 +9,7 @@ let services = BookingServices(flights: FlightsWiring.search(context:), booking:
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
-    let backend = try BackendServices(dataDirectory: context.dataDirectory)
-    let account = BookingAccount.live(
-      accounts: backend.accountService, cards: backend.cardService, dataDirectory: context.dataDirectory)
-    return [try BookingScreens.feature(services: services, account: account, context: context)]
+    let payer = try BackendServices.bookingAccount(dataDirectory: context.dataDirectory)
+    return [try BookingScreens.feature(services: services, account: payer, context: context)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

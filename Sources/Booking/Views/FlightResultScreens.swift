@@ -169,16 +169,17 @@ final class FlightBookingScreen: Screen {
       account: environment.account, mainQueue: environment.views.mainQueue,
       backgroundQueue: environment.views.backgroundQueue)
     names = Array(repeating: TextFieldState(maxLength: 80), count: max(1, model.offer.adults))
+    checkout.host = self
     model.$reservation.compactMap { $0 }.sink { [weak self] reservation in
       guard let self else { return }
       let confirmation = FlightConfirmationScreen(
-        reservation: reservation, offer: model.offer, segmentLines: model.segmentLines)
+        reservation: reservation, offer: model.offer, segmentLines: model.segmentLines,
+        card: checkout.model.selectedCard?.displayName)
       intents.send(.replace(confirmation))
     }.store(in: &subscriptions)
-    // The session ended meanwhile: the checkout reads it again (and then offers to sign in).
-    model.$errorMessage.filter { $0 == ServiceError.notSignedIn.message }.sink { [weak self] _ in
-      self?.checkout.model.refresh()
-    }.store(in: &subscriptions)
+    // A failed booking (a session that ended, a card removed meanwhile): read the account again.
+    model.$errorMessage.compactMap { $0 }.sink { [weak checkout] _ in checkout?.model.refresh() }
+      .store(in: &subscriptions)
   }
 
   var title: String { "\(model.offer.outbound.origin) → \(model.offer.outbound.destination)" }
@@ -255,7 +256,7 @@ final class FlightBookingScreen: Screen {
     let payment = row(line, width: area.width)
     checkout.render(
       in: Rect(x: payment.x, y: payment.y, width: payment.width, height: min(CheckoutView.height, left.height - line)),
-      focused: focus == .payment, into: &buffer)
+      focused: focus == .payment, labelWidth: 13, into: &buffer)
     line += CheckoutView.height
     marker(.book, line)
     if model.isBooking {
@@ -315,6 +316,7 @@ final class FlightBookingScreen: Screen {
 
   /// Books with the card chosen, once the checkout is ready (signed out: the sign-in sheet first).
   private func book() {
+    guard model.isBookEnabled else { return }
     guard checkout.isReadyToBook() else { return }
     model.cardSelected(checkout.selectedCardId)
     model.bookTapped()
@@ -353,12 +355,15 @@ final class FlightConfirmationScreen: Screen {
   let reservation: Reservation
   let offer: FlightOffer
   let segmentLines: [String]
+  /// The card charged (`Visa •••• 4242  12/30`), when known.
+  let card: String?
   private let intents = PassthroughSubject<Navigation, Never>()
 
-  init(reservation: Reservation, offer: FlightOffer, segmentLines: [String]) {
+  init(reservation: Reservation, offer: FlightOffer, segmentLines: [String], card: String? = nil) {
     self.reservation = reservation
     self.offer = offer
     self.segmentLines = segmentLines
+    self.card = card
   }
 
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
@@ -379,8 +384,12 @@ final class FlightConfirmationScreen: Screen {
       y += 1
     }
     y += 1
-    Label(Line([Span("Total charged  "), Span(reservation.total.formatted(), style: .bold)]))
-      .render(in: area.row(y), into: &buffer)
+    Label(
+      Line([
+        Span("Total charged  "), Span(reservation.total.formatted(), style: .bold),
+        Span(card.map { "  to \($0)" } ?? "", style: theme.muted),
+      ])
+    ).render(in: area.row(y), into: &buffer)
     Label("Reservation \(reservation.id) · \(reservation.status.rawValue)", style: theme.muted)
       .render(in: area.row(y + 1), into: &buffer)
     Label("Your trips: the Account tab, or `travel trips list`.", style: theme.muted)
