@@ -2,9 +2,9 @@ import CommonTesting
 import Foundation
 import Testing
 
-/// The shared checkout end to end in tmux: the standalone `hotel` app at 120×40 on a data
-/// directory where an account and two cards were made through the command line (then signed
-/// out). Booking signed out opens the sign-in sheet; signed in there, the booking shows the
+/// The shared checkout end to end in tmux: the standalone `hotel` and `car-rental` apps at 120×40
+/// on a data directory where an account and two cards were made through the command line (then
+/// signed out). Booking signed out opens the sign-in sheet; signed in there, the booking shows the
 /// cards; the second one is chosen and charged.
 ///
 /// The default card is the gateway's always-declined test card (`4000 0000 0000 0002`), so the
@@ -12,24 +12,63 @@ import Testing
 @Suite(.serialized) struct CheckoutTmuxTests {
   static let password = "correct horse battery"
 
-  @Test(.enabled(if: TmuxSession.isInstalled, "tmux is not installed (Scripts/bootstrap installs it): skipped"))
-  func hotel_bookSignedOut_signInSheet_chooseTheSecondCard_booked() throws {
-    let data = TemporaryDirectory(prefix: "checkout-e2e")
-    let runner = ProductRunner()
-    let environment = ["TRAVEL_DATA_DIR": data.path]
-    @discardableResult
-    func account(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
-      let result = try runner.run("account", arguments, stdin: stdin, environment: environment)
-      #expect(result.status == 0, "account \(arguments): \(result.stderr)")
-      return result
-    }
+  /// Runs `account` on `data`; expects exit 0.
+  @discardableResult
+  static func account(_ arguments: [String], stdin: String = "", data: TemporaryDirectory) throws
+    -> ProductRunner.Result
+  {
+    let result = try ProductRunner().run(
+      "account", arguments, stdin: stdin, environment: ["TRAVEL_DATA_DIR": data.path])
+    #expect(result.status == 0, "account \(arguments): \(result.stderr)")
+    return result
+  }
+
+  /// A data directory with Ada's account and two cards (the declined one the default), signed out.
+  static func signedOutAccountWithTwoCards(_ prefix: String) throws -> TemporaryDirectory {
+    let data = TemporaryDirectory(prefix: prefix)
     try account(
       ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
-      stdin: Self.password + "\n")
-    try account(["login", "--email", "ada@example.com"], stdin: Self.password + "\n")
-    try account(["cards", "add"], stdin: "4000 0000 0000 0002\n12/30\n123\n")  // the default, always declined
-    try account(["cards", "add"], stdin: "4242 4242 4242 4242\n12/30\n123\n")
-    try account(["logout"])
+      stdin: password + "\n", data: data)
+    try account(["login", "--email", "ada@example.com"], stdin: password + "\n", data: data)
+    try account(["cards", "add"], stdin: "4000 0000 0000 0002\n12/30\n123\n", data: data)  // default, declined
+    try account(["cards", "add"], stdin: "4242 4242 4242 4242\n12/30\n123\n", data: data)
+    try account(["logout"], data: data)
+    return data
+  }
+
+  /// Signs in through the sheet the booking opened; waits for the booking with the default card.
+  static func signInFromTheSheet(_ tmux: TmuxSession) throws -> String {
+    try tmux.waitFor("Sign in to book")
+    try tmux.type("ada@example.com")
+    try tmux.press("Enter")
+    try tmux.type(password)
+    try tmux.press("Enter")
+    return try tmux.waitFor("the booking with the cards", seconds: 30) {
+      $0.contains("Signed in as Ada Lovelace") && $0.contains("Visa •••• 0002  12/30 (default)  ◂ ▸")
+        && !$0.contains("Sign in to book")
+    }
+  }
+
+  /// `YYYY-MM-DD`, `days` after today (UTC).
+  static func date(daysFromToday days: Int) -> String {
+    let day = Date().addingTimeInterval(Double(days) * 86_400)
+    return day.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day())
+  }
+
+  /// Quits with q and checks the exit status.
+  static func quit(_ tmux: TmuxSession) throws {
+    try tmux.type("q")
+    try tmux.waitFor("the alternate screen to close", seconds: 30) { _ in try tmux.display("#{alternate_on}") == "0" }
+    try tmux.type("echo status=$?")
+    try tmux.press("Enter")
+    try tmux.waitFor("status=0")
+  }
+
+  @Test(.enabled(if: TmuxSession.isInstalled, "tmux is not installed (Scripts/bootstrap installs it): skipped"))
+  func hotel_bookSignedOut_signInSheet_chooseTheSecondCard_booked() throws {
+    let data = try Self.signedOutAccountWithTwoCards("checkout-hotel-e2e")
+    let runner = ProductRunner()
+    func account(_ arguments: [String]) throws -> ProductRunner.Result { try Self.account(arguments, data: data) }
 
     let tmux = try TmuxSession(width: 120, height: 40)
     defer { tmux.close() }
@@ -61,16 +100,9 @@ import Testing
     try tmux.press("Enter")
 
     // Book → the sign-in sheet; signed in, back on the booking with the default card.
-    try tmux.waitFor("Sign in to book")
-    try tmux.type("ada@example.com")
-    try tmux.press("Enter")
-    try tmux.type(Self.password)
-    try tmux.press("Enter")
-    let back = try tmux.waitFor("the booking with the cards", seconds: 30) {
-      $0.contains("Signed in as Ada Lovelace") && $0.contains("Pay with    Visa •••• 0002  12/30 (default)  ◂ ▸")
-    }
+    let back = try Self.signInFromTheSheet(tmux)
     #expect(back.contains("Guest name  Ada Lovelace"))
-    #expect(!back.contains("Sign in to book"))
+    #expect(back.contains("Pay with    Visa •••• 0002"))
 
     // Tab to the card, → the second card, Enter books with it.
     try tmux.press("Tab", "Right")
@@ -79,11 +111,7 @@ import Testing
     let booked = try tmux.waitFor("the confirmation", seconds: 30) { $0.contains("Booked: ") }
     #expect(booked.contains("Charged to Visa •••• 4242  12/30"))
     #expect(!booked.contains("declined"))
-    try tmux.type("q")
-    try tmux.waitFor("the alternate screen to close", seconds: 30) { _ in try tmux.display("#{alternate_on}") == "0" }
-    try tmux.type("echo status=$?")
-    try tmux.press("Enter")
-    try tmux.waitFor("status=0")
+    try Self.quit(tmux)
 
     // The command line sees the same session and the hotel reservation.
     let whoami = try account(["whoami"])
@@ -98,5 +126,54 @@ import Testing
     let details = try #require(reservation["details"] as? [String: Any])
     #expect(details["guestName"] as? String == "Ada Lovelace")
     #expect(booked.contains("Confirmation \(reservation["locator"] as? String ?? "?")"))
+  }
+
+  @Test(.enabled(if: TmuxSession.isInstalled, "tmux is not installed (Scripts/bootstrap installs it): skipped"))
+  func carRental_bookSignedOut_signInSheet_chooseTheSecondCard_booked() throws {
+    let data = try Self.signedOutAccountWithTwoCards("checkout-cars-e2e")
+    let tmux = try TmuxSession(width: 120, height: 40)
+    defer { tmux.close() }
+    let carRental = try ProductRunner().executable("car-rental").path
+    try tmux.waitFor("the shell's prompt") { $0.hasPrefix("$") }
+    try tmux.type("TRAVEL_DATA_DIR='\(data.path)' '\(carRental)'")
+    try tmux.press("Enter")
+    try tmux.waitFor("Rent a car")
+
+    // LAX from the suggestions, three days from three weeks ahead at 10:00, Tab to Search.
+    try tmux.type("LAX")
+    try tmux.waitFor("LAX — Los Angeles")
+    try tmux.press("Down", "Enter")
+    let pickup = Self.date(daysFromToday: 21)
+    let dropoff = Self.date(daysFromToday: 24)
+    try tmux.type("\(pickup)T10:00")
+    try tmux.press("Enter")
+    try tmux.type("\(dropoff)T10:00")
+    try tmux.waitFor("both times") { $0.contains("\(dropoff)T10:00") && !$0.contains("invalid") }
+    try tmux.press("Tab", "Tab", "Tab", "Tab")
+    try tmux.waitFor("Enter search")
+    try tmux.press("Enter")
+    try tmux.waitFor("the results", seconds: 45) { $0.contains("offers in") && $0.contains("available") }
+
+    // The cheapest car's rates, Book this car, the driver; Book signed out → the sheet.
+    try tmux.press("Enter")
+    try tmux.waitFor("Book this car")
+    try tmux.press("Tab", "Enter")
+    try tmux.waitFor("Not signed in")
+    try tmux.type("Grace Hopper")
+    try tmux.press("Enter")
+    let back = try Self.signInFromTheSheet(tmux)
+    #expect(back.contains("Driver    Grace Hopper"))
+
+    // ↓ to the card, → the second one, Enter books it.
+    try tmux.press("Down", "Right")
+    try tmux.waitFor("Pay with  Visa •••• 4242  12/30  ◂ ▸")
+    try tmux.press("Enter")
+    let booked = try tmux.waitFor("the confirmation", seconds: 30) { $0.contains("Booked: ") }
+    #expect(booked.contains("Charged to Visa •••• 4242  12/30"))
+    try Self.quit(tmux)
+
+    let trips = try Self.account(["trips", "list", "--json"], data: data)
+    #expect(trips.stdout.contains("\"kind\" : \"car\""))
+    #expect(trips.stdout.contains("\"driver\" : \"Grace Hopper\""))
   }
 }

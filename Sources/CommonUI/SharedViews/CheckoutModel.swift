@@ -35,11 +35,19 @@ public enum CheckoutPayer: Hashable, Sendable {
 /// // … later, book with checkout.selectedCardId
 /// ```
 public final class CheckoutModel {
+  /// Who pays: not read yet, signed out, or signed in (with the name).
   @Published public private(set) var payer = CheckoutPayer.checking
+  /// The signed-in user's cards, the default first; empty when signed out.
   @Published public private(set) var cards: [PaymentCard] = []
+  /// The card to charge (`card_…`): the default after a load, the person's choice after that;
+  /// nil when signed out or without cards.
   @Published public private(set) var selectedCardId: String?
+  /// What the checkout has to say: no card yet and how to add one, a session that ended, a store
+  /// that failed; nil when all is well.
   @Published public private(set) var message: String?
+  /// Whether a sign-in is running (the sheet's button reads "Signing in…").
   @Published public private(set) var isSigningIn = false
+  /// Why the last sign-in failed (the service's message, e.g. "email or password is wrong"), or nil.
   @Published public private(set) var signInMessage: String?
   /// Emits after each successful sign-in (the cards already loaded); never fails or finishes.
   public let signedIn: AnyPublisher<Void, Never>

@@ -19,14 +19,20 @@ public struct CheckoutView: Widget {
   /// Columns of the "Pay with" label by default (see ``labelWidth(_:)``).
   public static let labelWidth = 10
 
+  /// Who pays.
   public var payer: CheckoutPayer
+  /// The cards to choose from, the default first.
   public var cards: [PaymentCard]
+  /// The chosen card's id (`card_…`).
   public var selectedCardId: String?
+  /// A message for the rows under the card (warning colour), or nil.
   public var message: String?
+  /// Whether the section has the keys: highlighted, with its key words.
   public var isFocused: Bool
   /// Columns before the card: the "Pay with" label and its padding.
   public var labelColumns = CheckoutView.labelWidth
 
+  /// A view of these values (see ``init(_:focused:)`` for a model's).
   public init(
     payer: CheckoutPayer, cards: [PaymentCard], selectedCardId: String?, message: String?, focused: Bool = false
   ) {
