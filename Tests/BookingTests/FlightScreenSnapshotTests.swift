@@ -141,6 +141,29 @@ import Testing
     #expect(app.exitStatus == nil)
   }
 
+  @Test func searchForm_returnFromTheCalendar_deleteMakesItOneWay() throws {
+    let (app, screen) = filledForm()
+    press(app, [.enter, .right, .right, .enter])  // the calendar opens at the departure: 22 December
+    #expect(screen.back.text == "2026-12-22")
+    #expect(screen.focus == .adults)
+    press(app, [.backTab, .enter])
+    #expect(screen.calendar?.earliest == LocalDate("2026-12-20"))
+    press(app, [.delete])
+    #expect(screen.back.text.isEmpty)
+    #expect(screen.calendar == nil)
+    #expect(screen.model.isSearchEnabled)
+  }
+
+  @Test func searchForm_narrowTerminal_calendarOverTheForm() throws {
+    let narrow = TestBackend(width: 60, height: 20)
+    let screen = FlightSearchScreen(environment: environment())
+    let app = InteractiveApp(
+      name: "booking", tabs: [AppTab("Flights", root: screen)], backend: narrow, schedule: { $0() })
+    press(app, [.tab, .tab, .enter])
+    app.displayNow()
+    try assertSnapshot(narrow.text, named: "search-calendar-60x20")
+  }
+
   @Test func searchForm_filled_searchEnabled() throws {
     let (app, screen) = filledForm()
     #expect(screen.depart.text == "2026-12-20")

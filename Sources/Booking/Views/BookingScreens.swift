@@ -52,7 +52,7 @@ func suggestionLabel(_ airport: AirportSummary) -> String {
 /// Keys: Tab / Shift-Tab (or ↑ ↓ outside a suggestion list) move between the parts; in From and
 /// To, airports are suggested as you type: ↓ ↑ pick one and Enter takes its IATA code; in Depart
 /// and Return type `YYYY-MM-DD` or press Enter for the calendar (its keys; Enter chooses, Esc
-/// closes it); ← → or - + change adults, cabin and stops; Enter on Search runs the search. Esc
+/// closes it, Delete in Return's makes the trip one-way); ← → or - + change adults, cabin and stops; Enter on Search runs the search. Esc
 /// leaves a field (then `q` quits and digits switch tabs; Enter goes back into the field).
 @MainActor
 final class FlightSearchScreen: Screen {
@@ -100,7 +100,8 @@ final class FlightSearchScreen: Screen {
   var isEditingText: Bool { calendar == nil && focus.isText && !leftField }
   var keyHints: [KeyHint] {
     if calendar != nil {
-      return [KeyHint("←↑→↓ PgUp PgDn", "day"), KeyHint("Enter", "choose"), KeyHint("Esc", "close")]
+      let oneWay = focus == .back ? [KeyHint("Del", "one-way")] : []
+      return [KeyHint("←↑→↓ PgUp PgDn", "day"), KeyHint("Enter", "choose")] + oneWay + [KeyHint("Esc", "close")]
     }
     if leftField { return [KeyHint("Tab", "next"), KeyHint("Enter", "edit")] }
     switch focus {
@@ -187,9 +188,10 @@ final class FlightSearchScreen: Screen {
         into: &buffer)
     }
     if let calendar {
-      let box = Rect(
-        x: area.x + Self.formWidth + 2, y: area.y + 2, width: min(28, max(0, area.right - area.x - Self.formWidth - 2)),
-        height: min(10, max(0, area.height - 2)))
+      // Right of the form; over its right part when the terminal is narrow.
+      let x = max(area.x, min(area.x + Self.formWidth + 2, area.right - 28))
+      let box = Rect(x: x, y: area.y + 2, width: min(28, area.right - x), height: min(10, max(0, area.height - 2)))
+      buffer.clear(Rect(x: box.x, y: area.y + 1, width: box.width, height: box.height + 1))
       Label(focus == .depart ? "Departure date" : "Return date", style: theme.accent).alignment(.center)
         .render(in: Rect(x: box.x, y: area.y + 1, width: box.width, height: 1), into: &buffer)
       CalendarPicker(state: calendar, focused: true).render(in: box, into: &buffer)
@@ -365,6 +367,14 @@ final class FlightSearchScreen: Screen {
     if key == .escape || key == .tab || key == .backTab {
       calendar = nil
       if key != .escape { move(key == .tab ? 1 : -1) }
+      return .handled
+    }
+    if focus == .back, key == .delete || key == .backspace {
+      // No return date: one-way.
+      calendar = nil
+      back.text = ""
+      model.returnDateChanged("")
+      move(1)
       return .handled
     }
     guard var state = calendar, let event = state.handle(key) else { return .ignored }
