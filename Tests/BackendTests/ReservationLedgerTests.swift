@@ -111,8 +111,12 @@ enum ToyInventory {
     let second = try backend.addCard("5555555555554444", token: ada)
     let bobs = try backend.addCard(token: bob)
     try ToyInventory.install(backend.services, units: 5)
-    _ = try backend.services.ledger.book(request(ada, card: second.id), take: ToyInventory.take())
+    let booked = try backend.services.ledger.book(request(ada, card: second.id), take: ToyInventory.take())
     #expect(try backend.services.database.queryOne("SELECT card_id FROM payments")?.get("card_id") == second.id)
+    // The reservation says which card paid, as it comes back and as it is read again later.
+    let payment: JSONValue = .object(["cardId": .string(second.id), "card": .string("Mastercard •••• 4444")])
+    #expect(booked.details["payment"] == payment)
+    #expect(try backend.services.ledger.reservation(id: booked.id, token: ada).details["payment"] == payment)
     #expect(
       errorCode { _ = try backend.services.ledger.book(request(ada, card: bobs.id), take: ToyInventory.take()) }
         == "card_not_found")

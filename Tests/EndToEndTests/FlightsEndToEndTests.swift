@@ -72,6 +72,7 @@ import Testing
     // The when line is in local times (only the booking instant is in UTC).
     let when = text.stdout.split(separator: "\n").first { $0.contains(" to ") }
     #expect(text.status == 0 && when != nil && when?.contains("UTC") == false, "\(text.stdout)")
+    #expect(text.stdout.contains("Charged to Visa •••• 4242"), "\(text.stdout)")
   }
 
   @Test(arguments: [

@@ -70,6 +70,9 @@ enum TripCommands {
     }
     lines.append(strings.format(.tripsBooked, ["date": InstantText.human(reservation.createdAt)]))
     lines.append(strings.format(.tripsTotal, ["amount": display.price(reservation.total)]))
+    if case .object(let payment)? = reservation.details["payment"], let card = payment["card"]?.stringValue {
+      lines.append(strings.format(.tripsChargedTo, ["card": card]))
+    }
     if let refunded = reservation.refunded {
       lines.append(strings.format(.tripsRefunded, ["amount": display.price(refunded)]))
     }

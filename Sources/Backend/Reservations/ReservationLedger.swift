@@ -139,7 +139,6 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
           "invalid_total", "cannot charge \(request.total): expected a non-negative ISO 4217 amount")
       }
       let total = request.total.rounded()
-      let details = String(decoding: try Self.encoder.encode(request.details), as: UTF8.self)
       return try db.write { db in
         if let key = request.idempotencyKey,
           let row = try db.queryOne("SELECT * FROM reservations WHERE user_id = ? AND idempotency_key = ?", userID, key)
@@ -154,6 +153,14 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
         let card = try gateway.chargeableCard(request.cardID, userID: userID, in: db)
         let paymentID = try gateway.authorize(total, card: card, userID: userID, in: db)
         try gateway.capture(paymentID, in: db)
+        // Which card paid, as the person knows it (never more of the number than its last four).
+        var kept = request.details
+        kept["payment"] = .object([
+          "cardId": .string(card.id),
+          "card": .string(
+            PaymentCardValidation.masked(brand: PaymentCardValidation.Brand(storedName: card.brand), last4: card.last4)),
+        ])
+        let details = String(decoding: try Self.encoder.encode(kept), as: UTF8.self)
         try db.run("UPDATE payments SET reservation_id = ? WHERE id = ?", id, paymentID)
         try db.run(
           """
@@ -166,7 +173,7 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
           request.idempotencyKey == nil ? nil : request.fingerprint)
         return Reservation(
           id: id, kind: request.kind, status: .confirmed, total: total, createdAt: now, summary: request.summary,
-          locator: locator, startsAt: request.startsAt, endsAt: request.endsAt, details: request.details)
+          locator: locator, startsAt: request.startsAt, endsAt: request.endsAt, details: kept)
       }
     }
   }

@@ -92,6 +92,7 @@ public struct Strings: Sendable {
     case tripsExported = "trips.exported"
     case tripsBooked = "trips.booked"
     case tripsLocator = "trips.locator"
+    case tripsChargedTo = "trips.chargedTo"
     case tripsTotal = "trips.total"
     case tripsRefunded = "trips.refunded"
     case tripsWhen = "trips.when"

@@ -31,7 +31,9 @@ public struct Reservation: Hashable, Sendable, Codable, Identifiable {
   /// calendar export.
   public var startsAt: Date?
   public var endsAt: Date?
-  /// The kind's own fields (segments, passengers, hotel, room, car, …), as the feature stored them.
+  /// The kind's own fields (segments, passengers, hotel, room, car, …), as the feature stored them,
+  /// plus `"payment"`: `{"cardId": "card_…", "card": "Visa •••• 4242"}`, the card charged (added
+  /// by the reservations ledger when it books).
   public var details: [String: JSONValue]
   /// When it was cancelled, and what was refunded (nil while confirmed).
   public var cancelledAt: Date?
