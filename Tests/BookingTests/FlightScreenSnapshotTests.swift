@@ -19,7 +19,7 @@ import Testing
   static let today = LocalDate("2026-12-01")!
 
   func environment(signedIn: Bool = true) -> FlightScreenEnvironment {
-    let account = MemoryAccount(signedIn: signedIn).account
+    let account = MemoryBookingAccount(signedIn: signedIn).account
     return FlightScreenEnvironment(
       views: FlightsViewEnvironment(
         flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
@@ -325,9 +325,9 @@ import Testing
     #expect(booking.requests.isEmpty)
     #expect(app.currentScreen is SignInSheetScreen)
     try assertSnapshot(frame(app), named: "booking-sign-in-sheet")
-    type(app, MemoryAccount.email)
+    type(app, MemoryBookingAccount.email)
     press(app, [.tab])
-    type(app, MemoryAccount.password)
+    type(app, MemoryBookingAccount.password)
     press(app, [.enter])
     #expect(app.currentScreen === screen)  // the sheet closed after signing in
     #expect(screen.checkout.selectedCardId == "card_visa")
@@ -374,35 +374,6 @@ import Testing
     let root = BookingScreens.root(environment: environment().views, account: environment().account, today: Self.today)
     #expect(root is FlightSearchScreen)
     #expect(root.title == "Flights")
-  }
-}
-
-/// An account kept in memory: one user (`ada@example.com` / `correct horse`), a session once
-/// signed in, a Visa (default) and a Mastercard.
-final class MemoryAccount: @unchecked Sendable {
-  private let lock = NSLock()
-  private var token: String?
-  static let email = "ada@example.com"
-  static let password = "correct horse"
-  static let cards = [
-    PaymentCard(id: "card_visa", brand: "visa", last4: "4242", expiryMonth: 3, expiryYear: 2029, isDefault: true),
-    PaymentCard(id: "card_mc", brand: "mastercard", last4: "4444", expiryMonth: 11, expiryYear: 2030, isDefault: false),
-  ]
-
-  init(signedIn: Bool) { token = signedIn ? "token-1" : nil }
-
-  var account: BookingAccount {
-    BookingAccount(
-      token: { [self] in lock.withLock { token } },
-      signIn: { [self] email, password in
-        guard email == Self.email, password == Self.password else {
-          throw ServiceError(.unauthenticated, code: "invalid_credentials", message: "email or password is wrong")
-        }
-        lock.withLock { token = "token-1" }
-        return Session(token: "token-1", expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
-      },
-      cards: { _ in Self.cards },
-      profile: { _ in UserProfile(firstName: "Ada", lastName: "Lovelace", email: Self.email) })
   }
 }
 

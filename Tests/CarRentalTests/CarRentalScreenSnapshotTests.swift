@@ -15,7 +15,7 @@ import Testing
   let service = ScriptedCarService()
   let backend = TestBackend(width: 80, height: 24)
 
-  let account = TestBookingAccount(signedIn: true)
+  let account = MemoryBookingAccount(signedIn: true)
 
   var environment: CarRentalViewEnvironment {
     CarRentalViewEnvironment(
@@ -24,7 +24,7 @@ import Testing
   }
 
   /// A booking screen for `offerID` over `account`, its checkout read.
-  func bookingScreen(_ offerID: String, account: TestBookingAccount) -> CarBookingScreen {
+  func bookingScreen(_ offerID: String, account: MemoryBookingAccount) -> CarBookingScreen {
     let offer = ScriptedCarService.offers(promo: nil)[0]
     let model = CarBookingViewModel(offerID: offerID, environment: environment, idempotencyKey: "k")
     let checkout = CheckoutSection(
@@ -128,7 +128,7 @@ import Testing
   /// Not signed in: Book opens the sign-in sheet; a wrong password says so; after signing in the
   /// booking shows the default card; ← chooses the Mastercard, which is the card booked.
   @Test func booking_signedOut_signInSheet_thenTheChosenCardIsBooked() throws {
-    let screen = bookingScreen("car_orbit_x", account: TestBookingAccount(signedIn: false))
+    let screen = bookingScreen("car_orbit_x", account: MemoryBookingAccount(signedIn: false))
     let app = app(screen)
     type(app, "Grace Hopper")
     try assertSnapshot(frame(app), named: "booking-signed-out")

@@ -6,59 +6,6 @@ import Testing
 
 @testable import CommonUI
 
-/// An account kept in memory: one user (`ada@example.com` / `correct horse`), a session token once
-/// signed in, and the user's cards.
-final class MemoryBookingAccount: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storedToken: String?
-  private var storedCards: [PaymentCard]
-  private(set) var signIns = 0
-
-  init(signedIn: Bool = false, cards: [PaymentCard] = [.visa, .mastercard]) {
-    storedToken = signedIn ? "token-1" : nil
-    storedCards = cards
-  }
-
-  static let email = "ada@example.com"
-  static let password = "correct horse"
-
-  func endSession() { lock.withLock { storedToken = "expired" } }
-  /// A sign-in from somewhere else (another tab, `account login` in a shell).
-  func signInElsewhere() { lock.withLock { storedToken = "token-1" } }
-  func setCards(_ cards: [PaymentCard]) { lock.withLock { storedCards = cards } }
-
-  var account: BookingAccount {
-    BookingAccount(
-      token: { [self] in lock.withLock { storedToken } },
-      signIn: { [self] email, password in
-        guard email == Self.email, password == Self.password else {
-          throw ServiceError(.unauthenticated, code: "invalid_credentials", message: "email or password is wrong")
-        }
-        return lock.withLock {
-          signIns += 1
-          storedToken = "token-1"
-          return Session(token: "token-1", expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
-        }
-      },
-      cards: { [self] token in
-        try lock.withLock {
-          guard token == "token-1" else {
-            throw ServiceError(.unauthenticated, code: "session_expired", message: "your session has expired")
-          }
-          return storedCards
-        }
-      },
-      profile: { _ in UserProfile(firstName: "Ada", lastName: "Lovelace", email: Self.email) })
-  }
-}
-
-extension PaymentCard {
-  static let visa = PaymentCard(
-    id: "card_visa", brand: "visa", last4: "4242", expiryMonth: 3, expiryYear: 2029, isDefault: true)
-  static let mastercard = PaymentCard(
-    id: "card_mc", brand: "mastercard", last4: "4444", expiryMonth: 11, expiryYear: 2030, isDefault: false)
-}
-
 /// ``CheckoutModel`` headless: virtual time for both queues, one recorder per output.
 @Suite struct CheckoutModelTests {
   let scheduler = DispatchQueue.test

@@ -13,7 +13,7 @@ import Testing
 @Suite struct HotelScreenSnapshotTests {
   let scheduler = DispatchQueue.test
   let remote = ControlledHotelClient()
-  let account = TestBookingAccount(signedIn: false)
+  let account = MemoryBookingAccount(signedIn: false)
   let backend = TestBackend(width: 80, height: 24)
   static let today = LocalDate("2026-12-01")!
 
@@ -125,7 +125,7 @@ import Testing
   }
 
   /// A booking screen over `account`, its checkout read.
-  func bookingScreen(_ offer: HotelOffer, account: TestBookingAccount, key: String = "k1") -> HotelBookingScreen {
+  func bookingScreen(_ offer: HotelOffer, account: MemoryBookingAccount, key: String = "k1") -> HotelBookingScreen {
     let model = HotelBookingViewModel(
       offer: offer, client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), idempotencyKey: key)
     let checkout = CheckoutSection(
@@ -137,7 +137,7 @@ import Testing
 
   @Test func booking_priceBreakdown_thenConfirmation() throws {
     let offer = FakeHotelService.offer()
-    let screen = bookingScreen(offer, account: TestBookingAccount(signedIn: true))
+    let screen = bookingScreen(offer, account: MemoryBookingAccount(signedIn: true))
     let app = app(screen)
     type(app, "Ada Lovelace")
     #expect(screen.model.isBookEnabled)
@@ -182,7 +182,7 @@ import Testing
   /// is signed out, so the next Enter opens the sign-in sheet.
   @Test func booking_sessionEnded_nextBookOpensTheSignInSheet() throws {
     let offer = FakeHotelService.offer()
-    let account = TestBookingAccount(signedIn: true)
+    let account = MemoryBookingAccount(signedIn: true)
     let screen = bookingScreen(offer, account: account)
     let app = app(screen)
     type(app, "Ada Lovelace")
