@@ -50,7 +50,9 @@ public enum BookingCommands {
         Results: every nonstop flight, plus the connecting itineraries that no other itinerary leaving within
         the same hour beats on price, duration and stops together. Connections: at least 45 minutes
         (domestic) or 60 minutes (international), at most 10 hours, always at the same airport.
-        Prices are per passenger and in total (taxes and fees included).
+        Prices are per passenger and in total (taxes and fees included), in --currency: fares are made in USD
+        and converted at the ECB reference rates, fare and taxes each rounded to the currency's minor units.
+        The offer id carries the currency and total, so 'book' charges that amount in that currency.
         """,
       options: [
         .option("from", "PLACE", help: "Where the trip starts.", required: true),
@@ -63,9 +65,13 @@ public enum BookingCommands {
         .option("max-stops", "N", help: "Most connections per direction: 0, 1 or 2.", default: "1"),
         .option("sort", "ORDER", help: "price, duration or departure.", default: "price"),
         .option("limit", "N", help: "Most offers shown, 1–1000.", default: "50"),
+        .option(
+          "currency", "CODE", help: "ISO 4217 currency of the prices (e.g. EUR, JPY; one with an ECB rate).",
+          default: "your preferred currency when signed in, else USD"),
       ],
       examples: [
         "--from SFO --to JFK --date 2026-12-20",
+        "--from SFO --to JFK --date 2026-12-20 --currency EUR",
         "--from FRA --to SYD --date 2026-12-20 --cabin business --sort duration",
         "--from NYC --to London --date 2026-12-20 --return 2027-01-03 --adults 2 --json",
       ],
@@ -90,9 +96,12 @@ public enum BookingCommands {
     let maxStops = try wholeNumber(invocation, "max-stops", in: 0...2, default: 1, code: "invalid_max_stops")
     let sort = try invocation.value("sort").map(FlightSortOrder.parse) ?? .price
     let limit = try wholeNumber(invocation, "limit", in: 1...1000, default: 50, code: "invalid_limit")
+    let currency = try invocation.value("currency").map {
+      try FlightSearchRequest.parseCurrency($0, option: "--currency")
+    }
     return FlightSearchRequest(
       origin: origin, destination: destination, departureDate: date, returnDate: returnDate, adults: adults,
-      cabin: cabin, maxStops: maxStops, sort: sort, limit: limit)
+      cabin: cabin, maxStops: maxStops, sort: sort, limit: limit, currency: currency)
   }
 
   static func wholeNumber(

@@ -74,6 +74,41 @@ import Testing
     #expect(request?.maxStops == 2)
     #expect(request?.sort == .duration)
     #expect(request?.limit == 7)
+    #expect(request?.currency == nil, "no --currency: the service's default (the traveller's preference)")
+  }
+
+  @Test func search_currency_isPassedUpperCase_andPricesShowInIt() throws {
+    let result = run([
+      "search", "--from", "SFO", "--to", "JFK", "--date", StubFlights.day(30).description, "--currency", "eur",
+      "--json",
+    ])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(stub.lastRequest?.currency == "EUR")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    let offer = try #require((json["offers"] as? [[String: Any]])?.first)
+    #expect((offer["price"] as? [String: String]) == ["amount": "702.00", "currency": "EUR"])
+    #expect((offer["id"] as? String)?.hasSuffix(".EUR70200") == true)
+    let human = run([
+      "search", "--from", "SFO", "--to", "JFK", "--date", StubFlights.day(30).description, "--currency", "JPY",
+    ])
+    #expect(human.out.contains("¥702 (¥351 per adult)"), "\(human.out)")
+    let help = run(["search", "--help"])
+    #expect(help.out.contains("--currency CODE"))
+    #expect(help.out.contains("your preferred currency when signed in, else USD"))
+  }
+
+  @Test(arguments: [("XYZ", "unknown_currency"), ("eu", "unknown_currency"), ("ALL", "unsupported_currency")])
+  func search_badCurrencyExitsTwo_namingWhatIsAccepted(currency: String, code: String) throws {
+    let result = run([
+      "search", "--json", "--from", "SFO", "--to", "JFK", "--date", StubFlights.day(30).description, "--currency",
+      currency,
+    ])
+    #expect(result.status == 2, "\(result.err)")
+    #expect(result.err.contains(currency) && result.err.contains("--currency"), "\(result.err)")
+    #expect(result.err.contains("EUR, GBP") && result.err.contains("JPY"), "\(result.err)")
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    #expect((json["error"] as? [String: Any])?["code"] as? String == code)
+    #expect(stub.lastRequest == nil, "nothing searched")
   }
 
   /// Every bad input of the issue exits 2 with a message naming it and what is accepted.
@@ -179,7 +214,12 @@ final class StubFlights: FlightSearching, @unchecked Sendable {
       throw ServiceError.invalid("same_place", "--from and --to are the same place: expected two different places")
     }
     try request.validate(today: Self.today)
-    return [Self.offer(on: request.departureDate, adults: 2)]
+    let offer = Self.offer(on: request.departureDate, adults: 2)
+    guard let currency = request.currency else { return [offer] }
+    // The same figures in the currency asked.
+    return [
+      try offer.priced(fare: Money(amount: 320, currency: currency), taxes: Money(amount: 31, currency: currency))
+    ]
   }
 
   func offer(_ id: FlightOfferID) throws -> FlightOffer { Self.offer(on: id.flights[0].date, adults: id.adults) }

@@ -13,10 +13,10 @@ import Testing
   let flights = ScriptedFlights()
 
   func environment(
-    booking: (any FlightBooking)? = nil, currency: String = "USD", rates: ExchangeRates? = nil
+    booking: (any FlightBooking)? = nil, currency: @escaping @Sendable () -> String? = { nil }
   ) -> FlightsViewEnvironment {
     FlightsViewEnvironment(
-      flights: flights, booking: booking, token: { "token" }, displayCurrency: currency, exchangeRates: rates,
+      flights: flights, booking: booking, token: { "token" }, currency: currency,
       mainQueue: main.eraseToAnyScheduler(), backgroundQueue: background.eraseToAnyScheduler())
   }
 
@@ -115,6 +115,30 @@ import Testing
     #expect(model.rows.first?.price == "$1,500.00")
   }
 
+  @Test func results_pricedInTheTravellersCurrency_readAtEachSearch() {
+    // Nobody signed in at first; then Ada signs in (preferred currency EUR) mid-session.
+    let signedIn = Locked(false)
+    let account = BookingAccount(
+      token: { signedIn.withLock { $0 } ? "token-1" : nil },
+      signIn: { _, _ in throw ServiceError.notSignedIn }, cards: { _ in [] },
+      preferences: { _ in Preferences(currencyCode: "EUR", language: "en", appearance: .system, homeAirport: nil) })
+    let model = FlightSearchViewModel(environment: environment(currency: { account.preferredCurrency() }))
+    model.origin.textChanged("FRA")
+    model.destination.textChanged("SYD")
+    model.departureDateChanged(StubFlights.day(30).description)
+    model.searchTapped()
+    settle()
+    #expect(flights.searches.last?.currency == nil)
+    #expect(model.rows.map(\.price) == ["$1,000.00", "$1,200.00", "$1,500.00"])
+    signedIn.withLock { $0 = true }
+    model.searchTapped()
+    settle()
+    #expect(flights.searches.last?.currency == "EUR")
+    // Shown as the service priced them (no conversion for display): what booking charges.
+    #expect(model.rows.map(\.price) == ["€1,000.00", "€1,200.00", "€1,500.00"])
+    #expect(model.rows.map(\.offer.id.quotedTotal.currencyCode) == ["EUR", "EUR", "EUR"])
+  }
+
   @Test func results_serviceErrorsAreShown() {
     let model = FlightSearchViewModel(environment: environment())
     model.origin.textChanged("XXQ")
@@ -128,13 +152,20 @@ import Testing
 
   // MARK: Booking
 
-  @Test func breakdown_inTheUsersCurrency() {
-    let rates = ExchangeRates(date: "2026-11-27", ratesPerEuro: ["USD": 1.25, "EUR": 1])
-    let offer = StubFlights.offer(on: StubFlights.day(30), adults: 2)
-    let model = FlightBookingViewModel(offer: offer, environment: environment(currency: "EUR", rates: rates))
+  @Test func breakdown_inTheOffersCurrency_addsUp() throws {
+    let offer = try StubFlights.offer(on: StubFlights.day(30), adults: 2).priced(
+      fare: Money(amount: 286.43, currency: "EUR"), taxes: Money(amount: 27.75, currency: "EUR"))
+    let model = FlightBookingViewModel(offer: offer, environment: environment(currency: { "JPY" }))
     #expect(model.breakdown.map(\.label) == ["Fare (2 adults, economy)", "Taxes and fees", "Total"])
-    #expect(model.breakdown.map(\.amount) == ["€512.00", "€49.60", "€561.60"])
+    #expect(model.breakdown.map(\.amount) == ["€572.86", "€55.50", "€628.36"])
+    // The calculator's amounts are the offer's own: what booking charges, nothing converted.
+    #expect(model.breakdown.map(\.money) == [offer.fare.fare, offer.fare.taxesAndFees, offer.price])
+    #expect(model.breakdown[0].money + model.breakdown[1].money == model.breakdown[2].money)
     #expect(model.segmentLines.first?.contains("08:05 SFO → 16:40 JFK") == true)
+    let yen = try StubFlights.offer(on: StubFlights.day(30)).priced(
+      fare: Money(amount: 45121, currency: "JPY"), taxes: Money(amount: 4721, currency: "JPY"))
+    let inYen = FlightBookingViewModel(offer: yen, environment: environment())
+    #expect(inYen.breakdown.map(\.amount) == ["¥45,121", "¥4,721", "¥49,842"])
   }
 
   @Test func book_needsOneValidNamePerAdult_thenBooksOnce() {
@@ -213,7 +244,10 @@ import Testing
 final class ScriptedFlights: FlightSearching, @unchecked Sendable {
   private let lock = NSLock()
   private var asked: [String] = []
+  private var requests: [FlightSearchRequest] = []
   var queries: [String] { lock.withLock { asked } }
+  /// The searches asked, in order.
+  var searches: [FlightSearchRequest] { lock.withLock { requests } }
 
   func airports(matching query: String, limit: Int) throws -> [AirportSummary] {
     lock.withLock { asked.append(query) }
@@ -226,16 +260,24 @@ final class ScriptedFlights: FlightSearching, @unchecked Sendable {
     }
   }
 
+  /// Three FRA → SYD offers, priced in the request's currency (same figures; USD when nil).
   func search(_ request: FlightSearchRequest) throws -> [FlightOffer] {
+    lock.withLock { requests.append(request) }
     if request.origin == "XXQ" {
       throw ServiceError.invalid("unknown_place", "unknown airport \"XXQ\": expected an IATA code like SFO")
     }
     let day = request.departureDate
-    return [
+    let offers = [
       Self.offer(day, [("LH", 778, "FRA", "SIN", 600), ("LH", 1, "SIN", "SYD", 450)], layover: 120, price: 1000),
       Self.offer(day, [("QF", 6, "FRA", "SYD", 1000)], layover: 0, price: 1200),
       Self.offer(day, [("EK", 46, "FRA", "DXB", 360), ("EK", 412, "DXB", "SYD", 840)], layover: 300, price: 1500),
     ]
+    guard let currency = request.currency else { return offers }
+    return try offers.map {
+      try $0.priced(
+        fare: Money(amount: $0.perPassenger.fare.amount, currency: currency),
+        taxes: Money(amount: $0.perPassenger.taxesAndFees.amount, currency: currency))
+    }
   }
 
   func offer(_ id: FlightOfferID) throws -> FlightOffer {
@@ -299,4 +341,25 @@ extension StubFlights {
     let date = day(offset)
     return String(format: "%04d%02d%02d", date.year, date.month, date.day)
   }
+}
+
+extension FlightOffer {
+  /// The same flights at `fare` and `taxes` per passenger (one currency), the id quoting the total.
+  func priced(fare: Money, taxes: Money) throws -> FlightOffer {
+    var offer = self
+    offer.perPassenger = FareBreakdown(fare: fare, taxesAndFees: taxes)
+    offer.id = try FlightOfferID(
+      parsing: FlightOfferID(
+        cabin: cabin, adults: adults, directions: id.directions, quotedTotal: offer.perPassenger.times(adults).total
+      ).description)
+    return offer
+  }
+}
+
+/// A value behind a lock, shareable with `@Sendable` closures.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value
+  init(_ value: Value) { self.value = value }
+  func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T { try lock.withLock { try body(&value) } }
 }

@@ -84,6 +84,7 @@ import Testing
     ["search", "--from", "SFO", "--to", "JFK", "--date", date(30), "--return", date(20)],
     ["search", "--from", "SFO", "--to", "JFK", "--date", date(30), "--adults", "10"],
     ["search", "--from", "SFO", "--to", "JFK", "--date", date(30), "--cabin", "coach"],
+    ["search", "--from", "SFO", "--to", "JFK", "--date", date(30), "--currency", "XYZ"],
     ["book", "not-an-offer", "--passenger", "Ada Lovelace"],
     ["book", "FL1.Y.1.20200101UA1478.USD35162", "--passenger", "Ada Lovelace"],
   ])
@@ -92,6 +93,60 @@ import Testing
     #expect(result.status == 2, "\(arguments): \(result.stderr)")
     #expect(result.stderr.hasPrefix("error: "))
     #expect(!result.stderr.contains("Fatal error"))
+  }
+
+  /// A traveller who prefers EUR sees flights in EUR, books at the EUR total shown, and finds the
+  /// trip charged in EUR; `--currency` overrides the preference; an unknown code exits 2.
+  @Test func preferredCurrency_pricesSearchBookingAndTrip() throws {
+    try signIn()
+    let preferences = try runner.run(
+      "account", ["preferences", "--currency", "EUR"], environment: environment)
+    #expect(preferences.status == 0, "\(preferences.stderr)")
+    let found = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--adults", "2"])
+    #expect(!found.isEmpty)
+    for offer in found {
+      let price = try #require(offer["price"] as? [String: String])
+      #expect(price["currency"] == "EUR")
+      #expect(price["amount"]?.split(separator: ".").last?.count == 2, "\(price)")
+      let fare = try #require(offer["fare"] as? [String: [String: String]])
+      let parts = ["fare", "taxesAndFees", "total"].compactMap { fare[$0]?["amount"].flatMap { Decimal(string: $0) } }
+      #expect(parts.count == 3 && parts[0] + parts[1] == parts[2], "\(fare)")
+      #expect(fare["total"] == price)
+      #expect(
+        (offer["id"] as? String)?.hasSuffix(".EUR" + (price["amount"] ?? "").replacingOccurrences(of: ".", with: ""))
+          == true)
+    }
+    let offer = try #require(found.first)
+    let price = try #require(offer["price"] as? [String: String])
+    let id = try #require(offer["id"] as? String)
+
+    let passengers = ["--passenger", "Ada Lovelace", "--passenger", "Charles Babbage", "--idempotency-key", "eur-1"]
+    let booked = try booking(["book", id, "--json"] + passengers)
+    #expect(booked.status == 0, "\(booked.stderr)")
+    let document = try JSONSerialization.jsonObject(with: Data(booked.stdout.utf8)) as? [String: Any]
+    let reservation = try #require(document?["reservation"] as? [String: Any])
+    #expect(reservation["total"] as? [String: String] == price)
+    // The same key again: the first reservation, said in words.
+    let text = try booking(["book", id] + passengers)
+    #expect(text.stdout.contains("Total charged: €"), "\(text.stdout)\(text.stderr)")
+
+    let trips = try runner.run("account", ["trips", "list", "--json"], environment: environment)
+    #expect(trips.status == 0, "\(trips.stderr)")
+    let listed = try JSONSerialization.jsonObject(with: Data(trips.stdout.utf8)) as? [String: Any]
+    let first = try #require(
+      (listed?["reservations"] as? [[String: Any]])?.first { $0["id"] as? String == reservation["id"] as? String })
+    #expect(first["total"] as? [String: String] == price)
+
+    // --currency overrides the preference; an unknown code is refused, naming what is accepted.
+    let inYen = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--currency", "JPY"])
+    #expect(inYen.allSatisfy { ($0["price"] as? [String: String])?["currency"] == "JPY" })
+    #expect(inYen.allSatisfy { ($0["price"] as? [String: String])?["amount"]?.contains(".") == false })
+    let unknown = try booking([
+      "search", "--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--currency", "XYZ", "--json",
+    ])
+    #expect(unknown.status == 2)
+    #expect(unknown.stderr.contains("unknown currency \"XYZ\"") && unknown.stderr.contains("EUR"), "\(unknown.stderr)")
+    #expect(unknown.stdout.contains("\"unknown_currency\""))
   }
 
   /// Twenty processes race for the seats of one business cabin, each willing to pay up to ten

@@ -3,6 +3,9 @@ import Foundation
 
 /// Books flight offers through the reservations ledger (``FlightBooking``).
 ///
+/// Every amount is in the currency of the offer's quote (the offer id's, e.g. EUR for
+/// `…EUR31460`): the offer is re-priced in it, compared with the quote in it, and charged in it.
+///
 /// 1. The offer id is re-priced at today's seats (outside the transaction, to fail fast): a flight
 ///    gone from the schedule or departed is `offer_expired`; fewer seats than passengers left is
 ///    `sold_out`; a price above the quoted one is `price_changed`, with the new `price` and

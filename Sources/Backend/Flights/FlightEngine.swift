@@ -46,8 +46,16 @@ public final class InMemoryFlightSeats: FlightSeatReading, @unchecked Sendable {
   }
 }
 
-/// The embedded flight search service: a ``FlightNetwork`` plus place resolution, booked seats
-/// and a clock. Implements ``FlightSearching``.
+/// The embedded flight search service: a ``FlightNetwork`` plus place resolution, booked seats,
+/// a clock and the currency offers are priced in. Implements ``FlightSearching``.
+///
+/// Fares are made in US cents (``FarePolicy``); the search picks and orders its result set on
+/// them. Only the offers returned are then priced in the request's currency (else the default
+/// currency, else USD): per passenger, the fare and the taxes and fees are each converted at full
+/// precision at the ECB reference rates (``ExchangeRates``) and rounded half away from zero to
+/// the currency's ISO 4217 minor units, so fare + taxes and fees = total exactly, in every
+/// currency (JPY has no minor units, KWD three). The offer id carries that currency and total, so
+/// ``offer(_:)`` re-prices an offer in the currency it was quoted in.
 public final class FlightEngine: FlightSearching, Sendable {
   /// Resolves what the user typed to airport IATA codes (airport, metro code, city, `lat,lon`).
   public typealias PlaceResolver = @Sendable (String) throws -> [String]
@@ -59,19 +67,36 @@ public final class FlightEngine: FlightSearching, Sendable {
   private let suggestAirports: AirportSuggester
   private let seats: any FlightSeatReading
   private let now: @Sendable () -> Date
+  private let defaultCurrency: @Sendable () -> String?
+  private let exchangeRates: @Sendable () throws -> ExchangeRates
 
   /// The minimum time between the outbound arrival and the return departure of a round trip.
   static let minimumStayMinutes: Int32 = 120
 
+  /// - Parameters:
+  ///   - network: the schedule searched.
+  ///   - seats: the seats already sold.
+  ///   - resolvePlace: what the user typed → airport codes.
+  ///   - suggestAirports: autocomplete.
+  ///   - now: the clock (today at the origin; departed flights are not offered).
+  ///   - defaultCurrency: the ISO 4217 code a search without ``FlightSearchRequest/currency`` is
+  ///     priced in, asked at each search (the apps answer the signed-in user's preferred currency);
+  ///     nil, the default, means USD.
+  ///   - exchangeRates: the rates to convert USD fares with, asked only for another currency
+  ///     (default: the shipped ECB reference rates, ``ExchangeRates/reference()``).
   public init(
     network: FlightNetwork, seats: any FlightSeatReading, resolvePlace: @escaping PlaceResolver,
-    suggestAirports: @escaping AirportSuggester, now: @escaping @Sendable () -> Date = { Date() }
+    suggestAirports: @escaping AirportSuggester, now: @escaping @Sendable () -> Date = { Date() },
+    defaultCurrency: @escaping @Sendable () -> String? = { nil },
+    exchangeRates: @escaping @Sendable () throws -> ExchangeRates = { try ExchangeRates.reference() }
   ) {
     self.network = network
     self.seats = seats
     self.resolvePlace = resolvePlace
     self.suggestAirports = suggestAirports
     self.now = now
+    self.defaultCurrency = defaultCurrency
+    self.exchangeRates = exchangeRates
   }
 
   // MARK: FlightSearching
@@ -100,6 +125,8 @@ public final class FlightEngine: FlightSearching, Sendable {
     let originZone = network.zones[Int(network.airports[Int(origins[0])].zone)]
     let today = localToday(in: originZone)
     try request.validate(today: today)
+    let pricing = try OfferPricing(
+      currency: request.currency ?? defaultCurrency() ?? FarePolicy.currency, rates: exchangeRates)
     let load = try seatLoad()
     let search = ItinerarySearch(
       network: network, load: load, cabin: request.cabin.index, adults: Int32(request.adults),
@@ -118,20 +145,31 @@ public final class FlightEngine: FlightSearching, Sendable {
     } else {
       chosen = Self.sorted(outbound, by: request.sort).prefix(request.limit).map { [$0] }
     }
-    return chosen.map { offer(for: $0, cabin: request.cabin, adults: request.adults) }
+    let offers = try chosen.map { try offer(for: $0, cabin: request.cabin, adults: request.adults, pricing: pricing) }
+    guard request.sort == .price, !pricing.isIdentity else { return offers }
+    // Rounding each converted line may swap two offers a minor unit apart: keep price order, ties as found.
+    return offers.enumerated().sorted {
+      ($0.element.price.minorUnits, $0.offset) < ($1.element.price.minorUnits, $1.offset)
+    }
+    .map(\.element)
   }
 
+  /// The offer of `id` at today's seats, priced in the currency of its quote
+  /// (``FlightOfferID/quotedTotal``).
+  /// - Throws: as ``FlightSearching/offer(_:)``; `unsupported_currency` (invalid input) for a
+  ///   quote currency without an exchange rate.
   public func offer(_ id: FlightOfferID) throws -> FlightOffer {
     try offer(id, load: try seatLoad())
   }
 
   /// The offer of `id` priced over `booked` (the seats sold on its flights, read in the booking
-  /// transaction).
+  /// transaction), in the currency of its quote.
   func offer(_ id: FlightOfferID, booked: [BookedSeats]) throws -> FlightOffer {
     try offer(id, load: seatLoad(booked))
   }
 
   private func offer(_ id: FlightOfferID, load: SeatLoad) throws -> FlightOffer {
+    let pricing = try OfferPricing(currency: id.quotedTotal.currencyCode, rates: exchangeRates)
     let search = ItinerarySearch(
       network: network, load: load, cabin: id.cabin.index, adults: Int32(id.adults),
       today: Int32(utcToday().daysSinceEpoch))
@@ -185,7 +223,7 @@ public final class FlightEngine: FlightSearching, Sendable {
       }
       candidates.append(candidate)
     }
-    return offer(for: candidates, cabin: id.cabin, adults: id.adults)
+    return try offer(for: candidates, cabin: id.cabin, adults: id.adults, pricing: pricing)
   }
 
   // MARK: Helpers
@@ -322,8 +360,10 @@ public final class FlightEngine: FlightSearching, Sendable {
     }
   }
 
-  /// The offer of priced candidates (one per direction).
-  private func offer(for directions: [ItinerarySearch.Candidate], cabin: Cabin, adults: Int) -> FlightOffer {
+  /// The offer of priced candidates (one per direction), in `pricing`'s currency.
+  private func offer(
+    for directions: [ItinerarySearch.Candidate], cabin: Cabin, adults: Int, pricing: OfferPricing
+  ) throws -> FlightOffer {
     var itineraries: [Itinerary] = []
     var dated: [[DatedFlight]] = []
     var fareCents: Int64 = 0
@@ -344,14 +384,46 @@ public final class FlightEngine: FlightSearching, Sendable {
       taxCents += candidate.taxCents
       seatsLeft = min(seatsLeft, Int(candidate.seats))
     }
-    let currency = FarePolicy.currency
     let perPassenger = FareBreakdown(
-      fare: Money(amount: Decimal(fareCents) / 100, currency: currency),
-      taxesAndFees: Money(amount: Decimal(taxCents) / 100, currency: currency))
+      fare: try pricing.price(cents: fareCents), taxesAndFees: try pricing.price(cents: taxCents))
     let total = perPassenger.times(adults).total
     let id = FlightOfferID(cabin: cabin, adults: adults, directions: dated, quotedTotal: total)
     return FlightOffer(
       id: id, cabin: cabin, adults: adults, itineraries: itineraries, perPassenger: perPassenger,
       seatsAvailable: seatsLeft)
+  }
+}
+
+/// The currency an engine prices offers in, and how: USD fares as they are; another currency
+/// converted from USD at the exchange rates and rounded to its minor units.
+struct OfferPricing {
+  /// The ISO 4217 code (upper case).
+  let currency: String
+  /// Nil for USD (no conversion).
+  private let rates: ExchangeRates?
+
+  /// - Throws: ``ServiceError`` (invalid input): `unknown_currency` (not ISO 4217),
+  ///   `unsupported_currency` (no exchange rate); `exchange_rates_unavailable` (exit 1) when the
+  ///   rates cannot be read.
+  init(currency code: String, rates: () throws -> ExchangeRates) throws {
+    currency = code.trimmingCharacters(in: .whitespaces).uppercased()
+    if currency == FarePolicy.currency {
+      self.rates = nil
+    } else {
+      let loaded = try rates()
+      _ = try loaded.rate(from: FarePolicy.currency, to: currency)  // checks the code and its rate
+      self.rates = loaded
+    }
+  }
+
+  /// True when prices stay in the fare currency (USD).
+  var isIdentity: Bool { rates == nil }
+
+  /// `cents` US cents in ``currency``: converted at full precision, then rounded half away from
+  /// zero to the currency's minor units (exact for USD).
+  func price(cents: Int64) throws -> Money {
+    let usd = Money(amount: Decimal(cents) / 100, currency: FarePolicy.currency)
+    guard let rates else { return usd }
+    return try rates.convert(usd, to: currency)
   }
 }

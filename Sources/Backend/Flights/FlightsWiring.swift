@@ -82,22 +82,44 @@ public enum FlightsWiring {
     }
   }
 
-  /// The search engine over `seats`.
-  public static func engine(seats: any FlightSeatReading) throws -> FlightEngine {
+  /// The search engine over `seats`, pricing a search that names no currency in
+  /// `defaultCurrency()` (an ISO 4217 code; nil, the default, is USD).
+  public static func engine(
+    seats: any FlightSeatReading, defaultCurrency: @escaping @Sendable () -> String? = { nil }
+  ) throws -> FlightEngine {
     let (network, data) = try world()
-    return FlightEngine(network: network, seats: seats, resolvePlace: resolver(data), suggestAirports: suggester(data))
+    return FlightEngine(
+      network: network, seats: seats, resolvePlace: resolver(data), suggestAirports: suggester(data),
+      defaultCurrency: defaultCurrency)
   }
 
-  /// The flight search service for a command run with `context` (seats from its store).
+  /// The signed-in user's preferred currency (Account preferences) in the store of `services`,
+  /// read from the session file of `dataDirectory` at each call (so a sign-in or a preference
+  /// changed meanwhile counts); nil when nobody is signed in or the session has ended.
+  public static func preferredCurrency(services: BackendServices, dataDirectory: URL) -> @Sendable () -> String? {
+    let file = SessionFile(dataDirectory: dataDirectory)
+    return {
+      guard let token = (try? file.read()) ?? nil else { return nil }
+      return try? services.accounts.preferences(token: token).currencyCode
+    }
+  }
+
+  /// The flight search service for a command run with `context` (seats from its store); offers
+  /// are priced in the request's currency, else the signed-in user's preferred one, else USD.
   public static func search(context: CLIContext) throws -> any FlightSearching {
     let services = try BackendServices(dataDirectory: context.dataDirectory)
-    return try engine(seats: SQLiteFlightSeats(database: services.database))
+    return try engine(
+      seats: SQLiteFlightSeats(database: services.database),
+      defaultCurrency: preferredCurrency(services: services, dataDirectory: context.dataDirectory))
   }
 
-  /// The booking service for a command run with `context`.
+  /// The booking service for a command run with `context`: an offer is re-priced and charged in
+  /// the currency of its quote (the offer id's).
   public static func booking(context: CLIContext) throws -> any FlightBooking {
     let services = try BackendServices(dataDirectory: context.dataDirectory)
-    let engine = try engine(seats: SQLiteFlightSeats(database: services.database))
+    let engine = try engine(
+      seats: SQLiteFlightSeats(database: services.database),
+      defaultCurrency: preferredCurrency(services: services, dataDirectory: context.dataDirectory))
     return FlightBookingEngine(engine: engine, ledger: services.ledger)
   }
 }

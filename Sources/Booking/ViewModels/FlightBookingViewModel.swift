@@ -7,8 +7,8 @@ public struct PriceLine: Hashable, Sendable {
   public var label: String
   /// ``money`` formatted for people.
   public var amount: String
-  /// The amount in the display currency (converted when a rate is known), for the shared
-  /// price calculator.
+  /// The amount, in the currency the offer is priced and charged in, for the shared price
+  /// calculator.
   public var money: Money
 }
 
@@ -17,7 +17,7 @@ public struct PriceLine: Hashable, Sendable {
 /// Inputs: ``passengerNameChanged(_:at:)``, ``cardSelected(_:)``, ``bookTapped()``,
 /// ``acceptNewPriceTapped()``.
 /// Outputs: ``segmentLines`` (each flight with local times and layovers), ``breakdown`` (fare,
-/// taxes and fees, total, in the user's currency), ``isBookEnabled``, ``isBooking``,
+/// taxes and fees, total, in the offer's currency: what booking charges), ``isBookEnabled``, ``isBooking``,
 /// ``reservation`` (once booked), ``priceChange`` (the new offer when the price rose),
 /// ``errorMessage`` (the service's message: sold out, card declined, not signed in …).
 public final class FlightBookingViewModel {
@@ -140,7 +140,7 @@ public final class FlightBookingViewModel {
     let fare = offer.fare
     let adults = offer.adults == 1 ? "1 adult" : "\(offer.adults) adults"
     func line(_ label: String, _ money: Money) -> PriceLine {
-      PriceLine(label: label, amount: environment.display(money), money: environment.converted(money))
+      PriceLine(label: label, amount: environment.display(money), money: money)
     }
     breakdown = [
       line("Fare (\(adults), \(offer.cabin.displayName.lowercased()))", fare.fare),

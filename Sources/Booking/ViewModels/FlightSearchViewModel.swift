@@ -5,7 +5,7 @@ import Reactive
 /// One offer as a results row shows it.
 public struct FlightOfferRow: Hashable, Sendable {
   public var offer: FlightOffer
-  /// `$702.00` (all passengers, in the user's currency).
+  /// `$702.00` (all passengers, in the currency the offer was priced in: the user's).
   public var price: String
   /// `08:05 SFO → 16:40 JFK` per direction.
   public var times: [String]
@@ -76,8 +76,16 @@ public final class FlightSearchViewModel {
     origin = AirportAutocompleteViewModel(environment: environment)
     destination = AirportAutocompleteViewModel(environment: environment)
     let flights = environment.flights
+    let currency = environment.currency
     requests
-      .map { request in environment.call { try flights.search(request) } }
+      .map { request in
+        environment.call {
+          // The traveller's currency as of now (read off the main thread): a sign-in counts at once.
+          var priced = request
+          if priced.currency == nil { priced.currency = currency() }
+          return try flights.search(priced)
+        }
+      }
       .switchToLatest()
       .sink { [weak self] result in
         guard let self else { return }

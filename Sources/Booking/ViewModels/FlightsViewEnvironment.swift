@@ -2,31 +2,33 @@ import Common
 import Foundation
 import Reactive
 
-/// What the flight view models need: the services, the user's currency and exchange rates, and two
-/// schedulers (main queue for outputs, background queue for service calls). Tests pass
-/// `DispatchQueue.test` for both.
+/// What the flight view models need: the services, the traveller's currency, and two schedulers
+/// (main queue for outputs, background queue for service calls). Tests pass `DispatchQueue.test`
+/// for both.
+///
+/// Prices are shown as the service priced them: a search asks for the traveller's currency, so
+/// what a screen shows is what booking charges (no conversion for display).
 public struct FlightsViewEnvironment {
   public var flights: any FlightSearching
   public var booking: (any FlightBooking)?
   /// The signed-in user's session token (nil: not signed in).
   public var token: @Sendable () -> String?
-  /// The currency prices are shown in (the user's preference), and the rates to convert to it.
-  public var displayCurrency: String
-  public var exchangeRates: ExchangeRates?
+  /// The ISO 4217 currency a search asks prices in (the signed-in user's preference), asked on
+  /// the background queue at each search, so a sign-in mid-session counts from the next search;
+  /// nil leaves it to the service (USD for nobody signed in).
+  public var currency: @Sendable () -> String?
   public var mainQueue: AnySchedulerOf<DispatchQueue>
   public var backgroundQueue: AnySchedulerOf<DispatchQueue>
 
   public init(
     flights: any FlightSearching, booking: (any FlightBooking)? = nil,
-    token: @escaping @Sendable () -> String? = { nil },
-    displayCurrency: String = "USD", exchangeRates: ExchangeRates? = nil,
+    token: @escaping @Sendable () -> String? = { nil }, currency: @escaping @Sendable () -> String? = { nil },
     mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>
   ) {
     self.flights = flights
     self.booking = booking
     self.token = token
-    self.displayCurrency = displayCurrency
-    self.exchangeRates = exchangeRates
+    self.currency = currency
     self.mainQueue = mainQueue
     self.backgroundQueue = backgroundQueue
   }
@@ -50,14 +52,6 @@ public struct FlightsViewEnvironment {
     .eraseToAnyPublisher()
   }
 
-  /// `money` in the display currency (unchanged when no rate is known), formatted for people.
-  func display(_ money: Money) -> String { converted(money).formatted() }
-
-  /// `money` in the display currency (unchanged when no rate is known).
-  func converted(_ money: Money) -> Money {
-    guard money.currencyCode != displayCurrency, let rates = exchangeRates,
-      let converted = try? rates.convert(money, to: displayCurrency)
-    else { return money }
-    return converted
-  }
+  /// `money` formatted for people, in its own currency (`$702.00`, `€628.22`, `¥108,100`).
+  func display(_ money: Money) -> String { money.formatted() }
 }

@@ -15,7 +15,9 @@ extension BookingScreens {
   ///   - title: the tab's title.
   ///   - services: the commands' services (``BookingServices``), opened for `context`.
   ///   - account: the traveller (``BookingAccount/live(accounts:cards:dataDirectory:)`` over the
-  ///     context's store in an app): the session a booking uses, the cards, signing in.
+  ///     context's store in an app): the session a booking uses, the cards, signing in, and the
+  ///     preferred currency each search is priced in (read at each search, so signing in
+  ///     mid-session prices the next search in the traveller's currency).
   ///   - context: the invocation's context: data directory (the store).
   /// - Throws: nothing today; reserved for services that must open before the app does.
   ///
@@ -29,6 +31,7 @@ extension BookingScreens {
     let booking = services.booking.map { make in LazyFlightBooking { try make(context) } }
     let views = FlightsViewEnvironment(
       flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
+      currency: { account.preferredCurrency() },
       mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
       backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler())
     let today = LocalDate(Date(), in: .current)

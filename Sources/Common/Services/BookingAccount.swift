@@ -24,24 +24,44 @@ public struct BookingAccount: Sendable {
   /// - Throws: as ``cards``; by default (an account built without it) `profile_unavailable`
   ///   (`.unavailable`), and the checkout then says only "Signed in".
   public var profile: @Sendable (_ token: String) throws -> UserProfile
+  /// The signed-in user's preferences (currency prices are shown and charged in, language, …).
+  /// - Throws: as ``cards``; by default (an account built without it) `preferences_unavailable`
+  ///   (`.unavailable`), and ``preferredCurrency()`` is then nil.
+  public var preferences: @Sendable (_ token: String) throws -> Preferences
 
-  /// An account of these calls; `profile` is optional (see ``profile``).
+  /// An account of these calls; `profile` and `preferences` are optional (see ``profile``,
+  /// ``preferences``).
   public init(
     token: @escaping @Sendable () throws -> String?,
     signIn: @escaping @Sendable (_ email: String, _ password: String) throws -> Session,
     cards: @escaping @Sendable (_ token: String) throws -> [PaymentCard],
     profile: @escaping @Sendable (_ token: String) throws -> UserProfile = { _ in
       throw ServiceError(.unavailable, code: "profile_unavailable", message: "the profile is not available here")
+    },
+    preferences: @escaping @Sendable (_ token: String) throws -> Preferences = { _ in
+      throw ServiceError(
+        .unavailable, code: "preferences_unavailable", message: "the preferences are not available here")
     }
   ) {
     self.token = token
     self.signIn = signIn
     self.cards = cards
     self.profile = profile
+    self.preferences = preferences
+  }
+
+  /// The ISO 4217 code of the signed-in user's preferred currency (`EUR`), read now (so a sign-in
+  /// or a preference changed meanwhile counts); nil when nobody is signed in or the preferences
+  /// cannot be read (the caller then uses its own default, USD for flights). Blocks on a store
+  /// read: call it off the main thread.
+  public func preferredCurrency() -> String? {
+    guard let token = (try? token()) ?? nil else { return nil }
+    return try? preferences(token).currencyCode
   }
 
   /// The account of the data directory `dataDirectory`: the token from its ``SessionFile``, a
-  /// sign-in that writes that file, and the cards from `cards` with the default one first.
+  /// sign-in that writes that file, the cards from `cards` with the default one first, the
+  /// profile and the preferences from `accounts`.
   public static func live(accounts: any AccountService, cards: any PaymentCardService, dataDirectory: URL)
     -> BookingAccount
   {
@@ -56,7 +76,8 @@ public struct BookingAccount: Sendable {
       cards: { token in
         try cards.cards(token: token).sorted { $0.isDefault && !$1.isDefault }
       },
-      profile: { token in try accounts.profile(token: token) })
+      profile: { token in try accounts.profile(token: token) },
+      preferences: { token in try accounts.preferences(token: token) })
   }
 
   /// Nobody signed in, and signing in refused (`sign_in_unavailable`): for previews and for

@@ -23,7 +23,7 @@ public enum FlightSortOrder: String, CaseIterable, Hashable, Sendable, Codable {
 ///
 /// Places are what the user typed (an IATA airport or metropolitan code, a city name, or
 /// `lat,lon`); the service resolves them and fails with `unknown_place`/`ambiguous_place`.
-/// Dates are local to the departure airport of each direction.
+/// Dates are local to the departure airport of each direction. Prices come in ``currency``.
 public struct FlightSearchRequest: Hashable, Sendable, Codable {
   /// The furthest date a search may ask for, in days after today (airlines sell about 330 days out).
   public static let maximumDaysAhead = 330
@@ -41,10 +41,16 @@ public struct FlightSearchRequest: Hashable, Sendable, Codable {
   public var sort: FlightSortOrder
   /// The most offers returned, 1–1000.
   public var limit: Int
+  /// The ISO 4217 code the offers are priced in (`EUR`); nil asks for the service's default: the
+  /// signed-in user's preferred currency (Account preferences), else USD. Fares are made in USD
+  /// and converted at the ECB reference rates (``ExchangeRates``); a currency without a rate is
+  /// refused by the service (`unknown_currency`, `unsupported_currency`), never priced in USD.
+  public var currency: String?
 
   public init(
     origin: String, destination: String, departureDate: LocalDate, returnDate: LocalDate? = nil, adults: Int = 1,
-    cabin: Cabin = .economy, maxStops: Int = 1, sort: FlightSortOrder = .price, limit: Int = 50
+    cabin: Cabin = .economy, maxStops: Int = 1, sort: FlightSortOrder = .price, limit: Int = 50,
+    currency: String? = nil
   ) {
     self.origin = origin
     self.destination = destination
@@ -55,6 +61,31 @@ public struct FlightSearchRequest: Hashable, Sendable, Codable {
     self.maxStops = maxStops
     self.sort = sort
     self.limit = limit
+    self.currency = currency
+  }
+
+  /// Parses the currency of option `name` (`--currency`): an ISO 4217 alphabetic code with minor
+  /// units, any case, from `Shared/currencies/iso4217_currencies.csv`, that has an ECB reference
+  /// rate (``ExchangeRates``), so that prices can be converted to it.
+  /// - Returns: the upper-case code (`EUR`).
+  /// - Throws: ``ServiceError`` (invalid input, exit 2): `unknown_currency` for a code that is not
+  ///   ISO 4217, `unsupported_currency` for one without a rate; both list the codes accepted.
+  ///   `exchange_rates_unavailable` (exit 1) when the shipped rates cannot be read.
+  public static func parseCurrency(_ text: String, option name: String) throws -> String {
+    let rates = try ExchangeRates.reference()
+    let accepted = rates.currencyCodes.joined(separator: ", ")
+    let code = text.trimmingCharacters(in: .whitespaces).uppercased()
+    guard (try? Currency.named(code)) != nil else {
+      throw ServiceError.invalid(
+        "unknown_currency",
+        "unknown currency \"\(text)\" for \(name): expected an ISO 4217 code with an exchange rate, one of \(accepted)")
+    }
+    guard rates.ratesPerEuro[code] != nil else {
+      throw ServiceError.invalid(
+        "unsupported_currency",
+        "no exchange rate for \(code) (\(name)): expected one of \(accepted) (ECB reference rates of \(rates.date))")
+    }
+    return code
   }
 
   /// Parses a date `YYYY-MM-DD` of option `name`.
