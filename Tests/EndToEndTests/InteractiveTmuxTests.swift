@@ -139,6 +139,8 @@ final class TmuxSession: @unchecked Sendable {
       ),
       (["account", "login", "--email", "ada@example.com"], Self.password),
       (["account", "cards", "add"], "4242 4242 4242 4242\n12/30\n123"),
+      // Ada prefers euros: the Flights screens search, show and charge in EUR.
+      (["account", "preferences", "--currency", "EUR"], ""),
     ] {
       let result = try runner.run("travel", arguments, stdin: stdin + "\n", environment: environment)
       #expect(result.status == 0, "\(arguments): \(result.stderr)")
@@ -179,6 +181,7 @@ final class TmuxSession: @unchecked Sendable {
       $0.contains("offers · by price") && $0.contains("Duration") && $0.contains("Out   \(departure)")
     }
     #expect(results.contains("SFO → JFK · \(departure) · one-way · 1 adult · Economy"))
+    #expect(results.contains("€"), "\(results)")
 
     // ↓ selects the next offer: the line of the selected offer changes.
     let first = try #require(Self.line(startingWith: "Out ", in: results))
@@ -204,7 +207,7 @@ final class TmuxSession: @unchecked Sendable {
     try tmux.type("Ada Lovelace")
     try tmux.press("Enter")
     let booked = try tmux.waitFor("the confirmation", seconds: 30) { $0.contains("Record locator (PNR)") }
-    #expect(booked.contains("Total charged"))
+    #expect(booked.contains("Total charged") && booked.contains("€"), "\(booked)")
     try tmux.press("Escape")
     try tmux.waitFor("the results after booking") { $0.contains("offers · by price") && !$0.contains("Record locator") }
     try tmux.press("Escape")
@@ -214,6 +217,8 @@ final class TmuxSession: @unchecked Sendable {
     try tmux.type("echo status=$?")
     try tmux.press("Enter")
     try tmux.waitFor("status=0")
+    let trips = try runner.run("travel", ["trips", "list", "--json"], environment: environment)
+    #expect(trips.stdout.contains("\"currency\" : \"EUR\""), "\(trips.stdout)")
   }
 
   @Test(.enabled(if: TmuxSession.isInstalled, "tmux is not installed (Scripts/bootstrap installs it): skipped"))

@@ -14,14 +14,20 @@ public protocol FlightSearching: Sendable {
 
   /// Offers for `request`: every nonstop itinerary plus the connecting ones no other itinerary
   /// leaving within the same hour beats on price, duration and stops together; sorted by
-  /// `request.sort`, at most `request.limit`.
+  /// `request.sort`, at most `request.limit`. Priced in `request.currency` (nil: the service's
+  /// default, the signed-in user's preferred currency in the apps, else USD): fare and taxes and
+  /// fees each in the currency's minor units, adding up to the total; the offer id quotes it.
   /// - Throws: ``ServiceError`` (invalid input): `unknown_place`, `ambiguous_place`, `same_place`,
-  ///   `date_in_past`, `date_too_far`, `return_before_departure`, `invalid_adults`, …
+  ///   `date_in_past`, `date_too_far`, `return_before_departure`, `invalid_adults`,
+  ///   `unknown_currency` (not ISO 4217), `unsupported_currency` (no exchange rate), …;
+  ///   `exchange_rates_unavailable` (`.unavailable`) when the rates cannot be read.
   func search(_ request: FlightSearchRequest) throws -> [FlightOffer]
 
-  /// The offer of `id` at today's price and seats (which may differ from the quoted price).
+  /// The offer of `id` at today's price and seats (which may differ from the quoted price), in
+  /// the currency of its quote (``FlightOfferID/quotedTotal``).
   /// - Throws: ``ServiceError`` `invalid_offer_id` (malformed), `offer_expired` (a flight has left
-  ///   or does not exist on that date), `sold_out` (refused) when fewer seats than passengers remain.
+  ///   or does not exist on that date), `unsupported_currency` (a quote currency without an
+  ///   exchange rate), `sold_out` (refused) when fewer seats than passengers remain.
   func offer(_ id: FlightOfferID) throws -> FlightOffer
 }
 
@@ -76,8 +82,9 @@ public struct FlightBookingRequest: Hashable, Sendable, Codable {
 /// Booking flights for the signed-in user. Implemented by the embedded backend over the
 /// reservations ledger.
 public protocol FlightBooking: Sendable {
-  /// Re-prices the offer and, in one transaction, takes `adults` seats on every segment, charges
-  /// the card and records the reservation with a six-character record locator (PNR).
+  /// Re-prices the offer in the currency of its quote and, in one transaction, takes `adults`
+  /// seats on every segment, charges the card the current total in that currency (never more than
+  /// quoted) and records the reservation with a six-character record locator (PNR).
   /// - Throws: ``ServiceError``: `not_signed_in` (`.unauthenticated`); `invalid_offer_id`,
   ///   `offer_expired`, `passenger_count` (invalid input); `price_changed` (`.refused`, with the
   ///   new `price` and `offerId` in `details`), `sold_out`, `card_declined`, `card_not_found`

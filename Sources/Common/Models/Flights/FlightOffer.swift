@@ -28,7 +28,8 @@ public struct FlightOfferID: Hashable, Sendable, Codable, CustomStringConvertibl
   public var adults: Int
   /// One itinerary (one-way) or two (outbound, return); each a list of dated flights.
   public var directions: [[DatedFlight]]
-  /// The total quoted for all passengers when the offer was made.
+  /// The total quoted for all passengers when the offer was made, in the currency the offer was
+  /// priced in (re-pricing and booking use that currency; JPY `…JPY49842`, EUR `…EUR28371`).
   public var quotedTotal: Money
 
   public init(cabin: Cabin, adults: Int, directions: [[DatedFlight]], quotedTotal: Money) {
