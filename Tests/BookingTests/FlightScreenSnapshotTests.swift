@@ -45,11 +45,11 @@ import Testing
   }
 
   /// Types `text` in the focused airport field, waits out the autocomplete's pause, picks the
-  /// suggestion `index` (0: the first).
+  /// suggestion `index` (0: the first, highlighted already: Enter alone takes it).
   func pickAirport(_ app: InteractiveApp, _ text: String, index: Int = 0) {
     type(app, text)
     scheduler.advance(by: AirportAutocompleteViewModel.delay)
-    press(app, Array(repeating: .down, count: index + 1) + [.enter])
+    press(app, Array(repeating: .down, count: index) + [.enter])
   }
 
   /// The form filled in: SFO and JFK from the suggestions, 20 December from the calendar,
@@ -87,7 +87,9 @@ import Testing
     #expect(flights.queries.isEmpty)  // waits for typing to pause
     scheduler.advance(by: AirportAutocompleteViewModel.delay)
     #expect(flights.queries == ["san"])
-    press(app, [.down, .down])
+    try assertSnapshot(frame(app), named: "search-suggestions-first")  // the first is highlighted
+    #expect(app.footerHints.contains(KeyHint("Enter Tab", "take airport")))
+    press(app, [.down])
     try assertSnapshot(frame(app), named: "search-suggestions")
     press(app, [.enter])
     #expect(screen.from.text == "SAN")
@@ -96,15 +98,73 @@ import Testing
     #expect(!frame(app).contains("Mineta"))  // the list is gone
   }
 
-  @Test func searchForm_upFromTheFirstSuggestionReturnsToTheField() {
+  /// The lead's bug: "san fra" showed "▸ SFO …" but Enter kept "san fra".
+  @Test func searchForm_enterTakesTheHighlightedFirstSuggestion() {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "san fra")
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(frame(app).contains("▸ SFO  San Francisco International Airport"))
+    press(app, [.enter])
+    #expect(screen.from.text == "SFO")
+    #expect(screen.model.origin.selection?.iata == "SFO")
+    #expect(screen.focus == .to)
+  }
+
+  @Test func searchForm_tabTakesTheHighlightedSuggestion_shiftTabKeepsTheText() {
     let screen = FlightSearchScreen(environment: environment())
     let app = app(screen)
     type(app, "san")
     scheduler.advance(by: AirportAutocompleteViewModel.delay)
-    press(app, [.down, .up])
-    #expect(screen.suggestionIndex == nil)
-    press(app, [.enter])  // no suggestion highlighted: the typed text stays, focus moves on
+    press(app, [.down, .down, .up, .tab])
+    #expect(screen.from.text == "SAN")
+    #expect(screen.focus == .to)
+    type(app, "new")
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    press(app, [.backTab])
+    #expect(screen.to.text == "new")
+    #expect(screen.focus == .from)
+  }
+
+  @Test func searchForm_escClosesTheList_thenEnterKeepsTheText_secondEscLeavesTheField() {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "san")
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    press(app, [.escape])
+    #expect(screen.isEditingText)
+    #expect(!frame(app).contains("San Diego"))
+    press(app, [.escape])
+    #expect(!screen.isEditingText)
     #expect(screen.from.text == "san")
+    press(app, [.enter, .enter])  // back into the field; no list: Enter keeps the text and moves on
+    #expect(screen.from.text == "san")
+    #expect(screen.model.origin.selection == nil)
+    #expect(screen.focus == .to)
+  }
+
+  @Test func searchForm_whileLoading_enterNeverTakesAListForAnOlderText() throws {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "san")
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    type(app, " fra")  // the list still answers "san"
+    try assertSnapshot(frame(app), named: "search-suggestions-stale")
+    #expect(!frame(app).contains("▸ S"))
+    press(app, [.enter])
+    #expect(screen.from.text == "san fra")
+    #expect(screen.model.origin.selection == nil)
+    #expect(screen.focus == .to)
+  }
+
+  @Test func searchForm_noSuggestions_enterKeepsTheTypedText() {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "37.62,-122.38")
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(screen.model.origin.suggestions.isEmpty)
+    press(app, [.enter])
+    #expect(screen.from.text == "37.62,-122.38")
     #expect(screen.focus == .to)
   }
 
@@ -408,6 +468,7 @@ final class ScreenFlights: FlightSearching, @unchecked Sendable {
     lock.withLock { asked.append(query) }
     switch query.lowercased() {
     case "san": return Array(Self.airports[0..<3])
+    case "san fra": return [Self.airports[0]]
     case "new": return Array(Self.airports[3..<5])
     default: return Self.airports.filter { $0.iata.lowercased() == query.lowercased() }
     }

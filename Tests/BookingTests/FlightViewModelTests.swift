@@ -59,6 +59,18 @@ import Testing
     #expect(suggestions.values.map { $0.map(\.iata) } == [[], ["ZRH"]])
   }
 
+  @Test func suggestionsQuery_namesTheTextTheListAnswers() {
+    let model = AirportAutocompleteViewModel(environment: environment())
+    let queries = model.$suggestionsQuery.record()
+    model.textChanged("zu")
+    main.advance(by: .milliseconds(300))
+    model.textChanged("zur ")  // asked as "zur"; the answer for "zu" is dropped
+    main.advance(by: .milliseconds(300))
+    settle()
+    #expect(queries.values == [nil, "zur"])
+    #expect(model.suggestions.map(\.iata) == ["ZRH"])
+  }
+
   @Test func suggestions_errorsAreShown() {
     let model = AirportAutocompleteViewModel(environment: environment())
     let errors = model.$errorMessage.record()

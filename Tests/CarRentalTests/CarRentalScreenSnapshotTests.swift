@@ -57,7 +57,7 @@ import Testing
     let app = app(screen)
     type(app, "la")
     scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
-    press(app, [.down, .enter])  // LAX; focus moves to pick-up
+    press(app, [.enter])  // LAX, highlighted first; focus moves to pick-up
     type(app, "2026-12-20T10:00")
     press(app, [.enter])
     type(app, "2026-12-27T10:00")
@@ -73,7 +73,34 @@ import Testing
     let app = app(CarSearchScreen(environment: environment))
     type(app, "la")
     scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
-    try assertSnapshot(frame(app), named: "search-suggestions")
+    try assertSnapshot(frame(app), named: "search-suggestions")  // LAX highlighted: what Enter takes
+  }
+
+  @Test func place_tabTakesTheHighlightedSuggestion() {
+    let screen = CarSearchScreen(environment: environment)
+    let app = app(screen)
+    type(app, "la")
+    scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
+    press(app, [.tab])
+    #expect(screen.place.text == "LAX")
+    #expect(screen.focus == .pickup)
+  }
+
+  @Test func place_staleListIsNotTaken_escClosesThenLeavesTheField() {
+    let screen = CarSearchScreen(environment: environment)
+    let app = app(screen)
+    type(app, "la")
+    scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
+    type(app, "s vegas")  // the list still answers "la"
+    #expect(!frame(app).contains("▸"))
+    press(app, [.escape])
+    #expect(screen.isEditingText)
+    #expect(!frame(app).contains("LAX"))
+    press(app, [.escape])
+    #expect(!screen.isEditingText)
+    press(app, [.enter, .enter])  // back into the field; Enter keeps the typed text
+    #expect(screen.place.text == "las vegas")
+    #expect(screen.focus == .pickup)
   }
 
   @Test func searchForm_filled() throws {

@@ -28,6 +28,16 @@ import Testing
     #expect(suggestions.values.map { $0.map(\.code) } == [[], ["LAX"]])
   }
 
+  @Test func placeSuggestionsQuery_namesTheTextTheListAnswers() {
+    let model = CarSearchViewModel(environment: environment())
+    let queries = model.$placeSuggestionsQuery.record()
+    model.pickupTextChanged(" la ")
+    scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
+    scheduler.run()
+    #expect(queries.values == [nil, "la"])  // trimmed, as asked
+    #expect(model.placeSuggestions.map(\.code) == ["LAX"])
+  }
+
   @Test func searchEnabled_onlyForAValidForm_withAClearMessage() {
     let model = CarSearchViewModel(environment: environment())
     let enabled = model.$isSearchEnabled.record()

@@ -78,10 +78,11 @@ import Testing
     try tmux.press("Enter")
     try tmux.waitFor("Find a hotel")
 
-    // Paris as typed, a stay two weeks ahead (calendar: two weeks down, Enter, three days right,
-    // Enter), then Tab to Search (guests, rooms, Search).
+    // Paris from the suggestions (highlighted first: Tab takes it, as Enter would), a stay two
+    // weeks ahead (calendar: two weeks down, Enter, three days right, Enter), then Tab to Search
+    // (guests, rooms, Search).
     try tmux.type("Paris")
-    try tmux.waitFor("Paris, FR")
+    try tmux.waitFor("the first suggestion highlighted") { $0.contains("Paris, FR") && $0.contains("▸ ") }
     try tmux.press("Tab")
     try tmux.waitFor("the suggestions to close") { !$0.contains("Paris, FR") }
     try tmux.press("Down", "Down", "Enter", "Right", "Right", "Right", "Enter")
@@ -139,10 +140,11 @@ import Testing
     try tmux.press("Enter")
     try tmux.waitFor("Rent a car")
 
-    // LAX from the suggestions, three days from three weeks ahead at 10:00, Tab to Search.
+    // LAX from the suggestions (highlighted first: Enter takes it), three days from three weeks
+    // ahead at 10:00, Tab to Search.
     try tmux.type("LAX")
-    try tmux.waitFor("LAX — Los Angeles")
-    try tmux.press("Down", "Enter")
+    try tmux.waitFor("▸ LAX — Los Angeles")
+    try tmux.press("Enter")
     let pickup = Self.date(daysFromToday: 21)
     let dropoff = Self.date(daysFromToday: 24)
     try tmux.type("\(pickup)T10:00")

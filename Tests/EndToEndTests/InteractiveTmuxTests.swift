@@ -153,18 +153,19 @@ final class TmuxSession: @unchecked Sendable {
     try tmux.press("Enter")
     try tmux.waitFor("Find a flight")
 
-    // The cursor is in From: typing suggests airports; ↓ Enter picks the first, its code fills the field.
-    try tmux.type("SFO")
-    try tmux.waitFor("SFO  San Francisco")
-    try tmux.press("Down")
+    // The cursor is in From: typing a city suggests airports, the first highlighted; Enter alone
+    // takes it and its code fills the field (the lead's bug: Enter kept "san fra").
+    try tmux.type("san fra")
     try tmux.waitFor("▸ SFO  San Francisco")
     try tmux.press("Enter")
-    try tmux.waitFor("the list to close") { !$0.contains("San Francisco") }
+    try tmux.waitFor("the list to close") {
+      !$0.contains("San Francisco") && Self.line(startingWith: "From", in: $0)?.hasSuffix("SFO") == true
+    }
+    // In To, ↓ moves the highlight and ↑ back to the first; Tab takes it too.
     try tmux.type("JFK")
-    try tmux.waitFor("JFK  John F")
-    try tmux.press("Down")
     try tmux.waitFor("▸ JFK  John F")
-    try tmux.press("Enter")
+    try tmux.press("Down", "Up", "Tab")
+    try tmux.waitFor("Depart focused") { !$0.contains("John F") && $0.contains("Enter calendar") }
     try tmux.waitFor("From and To filled") {
       !$0.contains("John F") && Self.line(startingWith: "From", in: $0)?.hasSuffix("SFO") == true
         && Self.line(startingWith: "To ", in: $0)?.hasSuffix("JFK") == true

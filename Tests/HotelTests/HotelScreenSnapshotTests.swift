@@ -48,7 +48,7 @@ import Testing
     scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
     remote.answer("suggest Par", [HotelTestData.city("Paris"), HotelTestData.city("Parma", population: 200_000)])
     scheduler.advance()
-    press(app, [.down, .enter])  // Paris; focus moves to the calendar
+    press(app, [.enter])  // Paris, highlighted first; focus moves to the calendar
     press(app, [.down, .down] + Array(repeating: .right, count: 5) + [.enter])  // 20 December
     press(app, [.right, .right, .right, .enter])  // 23 December
     press(app, [.tab, .character("+")])
@@ -68,8 +68,51 @@ import Testing
     #expect(remote.calls == ["suggest Par"])
     remote.answer("suggest Par", [HotelTestData.city("Paris"), HotelTestData.city("Parma", population: 200_000)])
     scheduler.advance()
-    press(app, [.down])
-    try assertSnapshot(frame(app), named: "search-suggestions")
+    try assertSnapshot(frame(app), named: "search-suggestions")  // Paris highlighted: what Enter takes
+    #expect(app.footerHints.contains(KeyHint("Enter Tab", "take place")))
+  }
+
+  /// Types "Par" and answers with Paris and Parma.
+  func suggested() -> (InteractiveApp, HotelSearchScreen) {
+    let screen = HotelSearchScreen(environment: environment)
+    let app = app(screen)
+    type(app, "Par")
+    scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
+    remote.answer("suggest Par", [HotelTestData.city("Paris"), HotelTestData.city("Parma", population: 200_000)])
+    scheduler.advance()
+    return (app, screen)
+  }
+
+  @Test func place_downThenTab_takesTheSecondSuggestion() {
+    let (app, screen) = suggested()
+    press(app, [.down, .tab])
+    #expect(screen.place.text == "Parma")
+    #expect(screen.focus == .dates)
+  }
+
+  @Test func place_escClosesTheList_enterKeepsTheText_secondEscLeavesTheField() {
+    let (app, screen) = suggested()
+    press(app, [.escape])
+    #expect(screen.isEditingText)
+    #expect(!frame(app).contains("Parma"))
+    press(app, [.escape])
+    #expect(!screen.isEditingText)  // q quits, digits switch tabs
+    press(app, [.enter])  // back into the field
+    #expect(screen.isEditingText)
+    press(app, [.enter])  // the list closed: the typed text stays
+    #expect(screen.place.text == "Par")
+    #expect(screen.focus == .dates)
+  }
+
+  @Test func place_whileLoading_enterNeverTakesAListForAnOlderText() throws {
+    let (app, screen) = suggested()
+    type(app, "is")  // "Paris": the list still answers "Par"
+    scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
+    try assertSnapshot(frame(app), named: "search-suggestions-stale")
+    press(app, [.enter])
+    #expect(screen.place.text == "Paris")  // as typed
+    #expect(screen.autocomplete.selectedQuery == "Paris")
+    #expect(screen.focus == .dates)
   }
 
   @Test func searchForm_filled() throws {

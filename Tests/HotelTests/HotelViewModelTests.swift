@@ -37,6 +37,22 @@ import Testing
     #expect(model.suggestions.isEmpty)
   }
 
+  @Test func suggestionsQuery_namesTheTextTheListAnswers_citiesFirst() {
+    let scheduler = DispatchQueue.test
+    let remote = ControlledHotelClient()
+    let model = PlaceAutocompleteViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
+    #expect(model.suggestionsQuery == nil)
+    model.queryChanged(" Paris ")
+    scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
+    let cdg = Airport(
+      iata: "CDG", icao: "LFPG", name: "Charles de Gaulle International Airport", city: "Paris", subdivision: "",
+      countryCode: "FR", latitude: 49.01, longitude: 2.55, timeZoneIdentifier: "Europe/Paris")
+    remote.answer("suggest Paris", [PlaceSuggestion.airport(cdg), HotelTestData.city("Paris")])
+    scheduler.advance()
+    #expect(model.suggestionsQuery == "Paris")  // trimmed, as asked
+    #expect(model.suggestions.map(\.query) == ["Paris", "CDG"])  // a stay is near a city: Enter takes Paris
+  }
+
   @Test func shortText_clearsWithoutAsking() {
     let scheduler = DispatchQueue.test
     let remote = ControlledHotelClient()

@@ -6,13 +6,17 @@ import Reactive
 ///
 /// Inputs: ``textChanged(_:)``, ``suggestionSelected(_:)``.
 /// Outputs: ``suggestions`` (300 ms after the last key; the same text twice asks once; an answer
-/// to an older text never replaces a newer one), ``errorMessage`` (the service's message, shown,
-/// not swallowed), ``selection`` (the airport picked, nil while typing).
+/// to an older text never replaces a newer one), ``suggestionsQuery`` (the text they answer, so a
+/// field never takes a list meant for an older text), ``errorMessage`` (the service's message,
+/// shown, not swallowed), ``selection`` (the airport picked, nil while typing).
 public final class AirportAutocompleteViewModel {
   /// How long typing must pause before airports are suggested.
   public static let delay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(300)
 
   @Published public private(set) var suggestions: [AirportSummary] = []
+  /// The text (trimmed of spaces) that ``suggestions`` answer; nil before the first answer. Set
+  /// just before ``suggestions`` changes.
+  @Published public private(set) var suggestionsQuery: String?
   @Published public private(set) var errorMessage: String?
   @Published public private(set) var selection: AirportSummary?
   /// The text of the field (the IATA code once a suggestion is picked).
@@ -27,12 +31,14 @@ public final class AirportAutocompleteViewModel {
       .debounce(for: Self.delay, scheduler: environment.mainQueue)
       .map { $0.trimmingCharacters(in: .whitespaces) }
       .removeDuplicates()
-      .map { query -> AnyPublisher<Result<[AirportSummary], ServiceError>, Never> in
-        guard !query.isEmpty else { return Just(.success([])).eraseToAnyPublisher() }
-        return environment.call { try flights.airports(matching: query, limit: limit) }
+      .map { query -> AnyPublisher<(String, Result<[AirportSummary], ServiceError>), Never> in
+        guard !query.isEmpty else { return Just((query, .success([]))).eraseToAnyPublisher() }
+        return environment.call { try flights.airports(matching: query, limit: limit) }.map { (query, $0) }
+          .eraseToAnyPublisher()
       }
       .switchToLatest()
-      .sink { [weak self] result in
+      .sink { [weak self] query, result in
+        self?.suggestionsQuery = query
         switch result {
         case .success(let airports):
           self?.suggestions = airports
@@ -45,12 +51,14 @@ public final class AirportAutocompleteViewModel {
       .store(in: &cancellables)
   }
 
+  /// The user typed: the field's whole text.
   public func textChanged(_ text: String) {
     self.text = text
     selection = nil
     typed.send(text)
   }
 
+  /// The user took `airport` from the suggestions: the field's text becomes its IATA code.
   public func suggestionSelected(_ airport: AirportSummary) {
     selection = airport
     text = airport.iata

@@ -49,11 +49,15 @@ func suggestionLabel(_ airport: AirportSummary) -> String {
 
 /// The flight search form.
 ///
-/// Keys: Tab / Shift-Tab (or ↑ ↓ outside a suggestion list) move between the parts; in From and
-/// To, airports are suggested as you type: ↓ ↑ pick one and Enter takes its IATA code; in Depart
-/// and Return type `YYYY-MM-DD` or press Enter for the calendar (its keys; Enter chooses, Esc
-/// closes it, Delete in Return's makes the trip one-way); ← → or - + change adults, cabin and stops; Enter on Search runs the search. Esc
-/// leaves a field (then `q` quits and digits switch tabs; Enter goes back into the field).
+/// Keys: Tab / Shift-Tab (or ↑ ↓ outside a suggestion list) move between the parts. In From and
+/// To, airports are suggested as you type (CommonUI's ``AutocompleteState``): the first suggestion
+/// is highlighted as soon as the list answers the text, ↓ ↑ move the highlight, Enter or Tab take
+/// the highlighted airport's IATA code and move on; with no suggestions (or only a list for an
+/// older text, still loading) Enter keeps the typed text; Esc closes the list, keeping the text.
+/// In Depart and Return type `YYYY-MM-DD` or press Enter for the calendar (its keys; Enter
+/// chooses, Esc closes it, Delete in Return's makes the trip one-way); ← → or - + change adults,
+/// cabin and stops; Enter on Search runs the search. Esc leaves a field (then `q` quits and digits
+/// switch tabs; Enter goes back into the field).
 @MainActor
 final class FlightSearchScreen: Screen {
   enum Focus: CaseIterable {
@@ -72,12 +76,10 @@ final class FlightSearchScreen: Screen {
   var focus = Focus.from
   /// Esc left the focused text field: keys go to the shell until Enter.
   var leftField = false
-  var from = TextFieldState(maxLength: 60)
-  var to = TextFieldState(maxLength: 60)
+  var from = AutocompleteState(maxLength: 60)
+  var to = AutocompleteState(maxLength: 60)
   var depart = TextFieldState(maxLength: 10)
   var back = TextFieldState(maxLength: 10)
-  /// The highlighted suggestion (nil: the field has the keys).
-  var suggestionIndex: Int?
   /// The calendar, while open for Depart or Return.
   var calendar: CalendarPickerState?
   var adults = 1
@@ -92,7 +94,8 @@ final class FlightSearchScreen: Screen {
 
   var changes: AnyPublisher<Void, Never> {
     anyChange([
-      model.origin.$suggestions.void, model.destination.$suggestions.void, model.origin.$errorMessage.void,
+      model.origin.$suggestions.void, model.destination.$suggestions.void, model.origin.$suggestionsQuery.void,
+      model.destination.$suggestionsQuery.void, model.origin.$errorMessage.void,
       model.destination.$errorMessage.void, model.$validationMessage.void, model.$isSearchEnabled.void,
     ])
   }
@@ -105,7 +108,11 @@ final class FlightSearchScreen: Screen {
     }
     if leftField { return [KeyHint("Tab", "next"), KeyHint("Enter", "edit")] }
     switch focus {
-    case .from, .to: return [KeyHint("Tab", "next"), KeyHint("↓↑ Enter", "airport")]
+    case .from, .to:
+      guard let autocomplete = autocomplete(focus), let state = autocompleteState(focus),
+        state.highlightedIndex(in: suggestions(autocomplete)) != nil
+      else { return [KeyHint("Tab", "next"), KeyHint("Enter", "next")] }
+      return [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take airport"), KeyHint("Esc", "close list")]
     case .depart, .back: return [KeyHint("Tab", "next"), KeyHint("Enter", "calendar")]
     case .adults, .cabin, .stops: return [KeyHint("Tab", "next"), KeyHint("← →", "change")]
     case .search: return [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
@@ -121,10 +128,24 @@ final class FlightSearchScreen: Screen {
     }
   }
 
+  /// The dropdown state of a From or To focus.
+  private func autocompleteState(_ focus: Focus) -> AutocompleteState? {
+    switch focus {
+    case .from: from
+    case .to: to
+    default: nil
+    }
+  }
+
+  /// An airport autocomplete's suggestions as its field shows them.
+  private func suggestions(_ autocomplete: AirportAutocompleteViewModel) -> AutocompleteList {
+    AutocompleteList(autocomplete.suggestions.map(suggestionLabel), answering: autocomplete.suggestionsQuery)
+  }
+
   private func field(_ focus: Focus) -> ReferenceWritableKeyPath<FlightSearchScreen, TextFieldState>? {
     switch focus {
-    case .from: \.from
-    case .to: \.to
+    case .from: \.from.field
+    case .to: \.to.field
     case .depart: \.depart
     case .back: \.back
     default: nil
@@ -155,9 +176,21 @@ final class FlightSearchScreen: Screen {
     Label("Find a flight", style: theme.accent).render(in: area.row(0), into: &buffer)
     let editing = isEditingText
     let fields: [(String, Focus, String)] = [
-      ("From", .from, "City or airport"), ("To", .to, "City or airport"),
       ("Depart", .depart, "YYYY-MM-DD (Enter: calendar)"), ("Return", .back, "empty: one-way"),
     ]
+    // From and To under the calendar (a narrow terminal draws it over the form's right part).
+    func drawAirport(
+      _ airport: (label: String, part: Focus, model: AirportAutocompleteViewModel, state: AutocompleteState)
+    ) {
+      let y = area.y + Self.row(of: airport.part)
+      guard y < area.bottom else { return }
+      AutocompleteField(airport.label, state: airport.state, suggestions: suggestions(airport.model))
+        .labelWidth(Self.labelWidth).fieldWidth(max(0, width - 2)).placeholder("City or airport")
+        .focused(focus == airport.part && editing)
+        .render(
+          in: Rect(x: area.x + 2, y: y, width: max(0, area.right - area.x - 2), height: area.bottom - y), into: &buffer)
+    }
+    for airport in airportFields where airport.part != focus { drawAirport(airport) }
     for (label, part, placeholder) in fields {
       guard let path = field(part) else { continue }
       TextField(label, state: self[keyPath: path]).labelWidth(Self.labelWidth).placeholder(placeholder)
@@ -196,27 +229,22 @@ final class FlightSearchScreen: Screen {
         .render(in: Rect(x: box.x, y: area.y + 1, width: box.width, height: 1), into: &buffer)
       CalendarPicker(state: calendar, focused: true).render(in: box, into: &buffer)
     }
-    // Suggestions drop down over the form, under the field.
-    if editing, let autocomplete = autocomplete(focus), !autocomplete.suggestions.isEmpty {
-      let top = Self.row(of: focus) + 1
-      let x = area.x + 2 + Self.labelWidth
-      let box = Rect(
-        x: x, y: area.y + top, width: max(0, area.right - x),
-        height: max(0, min(autocomplete.suggestions.count, 6, area.height - top)))
-      buffer.clear(box)
-      var state = SelectionState(count: autocomplete.suggestions.count)
-      if let suggestionIndex { state.select(suggestionIndex) }
-      var list = List(autocomplete.suggestions.map(suggestionLabel), state: state).focused(suggestionIndex != nil)
-      // Until ↓ enters the list, no suggestion is marked: Enter keeps the text as typed.
-      if suggestionIndex == nil { list.marker = "  " }
-      list.render(in: box, into: &buffer)
-    }
+    // The focused airport field last: its suggestions drop down over the form.
+    if let focused = airportFields.first(where: { $0.part == focus }) { drawAirport(focused) }
+  }
+
+  /// From and To, with their autocompletes and states.
+  private var airportFields:
+    [(label: String, part: Focus, model: AirportAutocompleteViewModel, state: AutocompleteState)]
+  {
+    [("From", .from, model.origin, from), ("To", .to, model.destination, to)]
   }
 
   // MARK: Keys
 
   func handle(_ key: Key) -> KeyResult {
     if calendar != nil { return handleCalendar(key) }
+    if !leftField, let result = handleAutocomplete(key) { return result }
     switch key {
     case .tab:
       move(1)
@@ -225,10 +253,6 @@ final class FlightSearchScreen: Screen {
       move(-1)
       return .handled
     case .escape:
-      if suggestionIndex != nil {
-        suggestionIndex = nil
-        return .handled
-      }
       guard focus.isText, !leftField else { return .ignored }
       leftField = true
       return .handled
@@ -249,7 +273,6 @@ final class FlightSearchScreen: Screen {
       default: return .ignored
       }
     }
-    if let result = handleSuggestions(key) { return result }
     switch focus {
     case .from, .to, .depart, .back: return handleField(key)
     case .adults, .cabin, .stops: return handleStepper(key)
@@ -269,27 +292,25 @@ final class FlightSearchScreen: Screen {
     }
   }
 
-  /// ↓ ↑ Enter on the suggestion list; nil when the key is the field's.
-  private func handleSuggestions(_ key: Key) -> KeyResult? {
-    guard let autocomplete = autocomplete(focus), let path = field(focus) else { return nil }
-    let count = autocomplete.suggestions.count
-    guard count > 0 else { return nil }
-    switch key {
-    case .down:
-      suggestionIndex = min(count - 1, suggestionIndex.map { $0 + 1 } ?? 0)
-      return .handled
-    case .up where suggestionIndex != nil:
-      suggestionIndex = suggestionIndex! > 0 ? suggestionIndex! - 1 : nil
-      return .handled
-    case .enter:
-      guard let index = suggestionIndex, index < count else { return nil }
+  /// A key in From or To, for the shared autocomplete; nil when the key is the form's (Tab
+  /// without a suggestion to take, Enter keeping the typed text, Esc leaving the field, ↑ ↓
+  /// outside a list).
+  private func handleAutocomplete(_ key: Key) -> KeyResult? {
+    guard let autocomplete = autocomplete(focus), var state = autocompleteState(focus) else { return nil }
+    let event = state.handle(key, suggestions: suggestions(autocomplete))
+    if focus == .from { from = state } else { to = state }
+    switch event {
+    case .edited(let text):
+      autocomplete.textChanged(text)
+    case .picked(let index):
       let chosen = autocomplete.suggestions[index]
       autocomplete.suggestionSelected(chosen)
-      self[keyPath: path].text = chosen.iata
+      if focus == .from { from.accept(chosen.iata) } else { to.accept(chosen.iata) }
       move(1)
-      return .handled
-    default: return nil
+    case .closed, .moved: break
+    case .ignored: return nil
     }
+    return .handled
   }
 
   private func handleField(_ key: Key) -> KeyResult {
@@ -314,9 +335,6 @@ final class FlightSearchScreen: Screen {
       let text = self[keyPath: path].text
       guard text != before else { return .handled }
       switch focus {
-      case .from, .to:
-        suggestionIndex = nil
-        autocomplete(focus)?.textChanged(text)
       case .depart: model.departureDateChanged(text)
       case .back: model.returnDateChanged(text)
       default: break
@@ -398,7 +416,8 @@ final class FlightSearchScreen: Screen {
     let index = all.firstIndex(of: focus)!
     focus = all[(index + step + all.count) % all.count]
     leftField = false
-    suggestionIndex = nil
+    from.close()
+    to.close()
   }
 
   /// `SFO → JFK · 2026-12-30 · one-way · 1 adult · Economy · at most 1 stop`: the search as the

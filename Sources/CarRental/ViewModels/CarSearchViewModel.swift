@@ -8,7 +8,8 @@ import Reactive
 /// ``pickupDateTimeChanged(_:)``, ``dropoffDateTimeChanged(_:)``, ``classPatternChanged(_:)``,
 /// ``promoCodeChanged(_:)``, ``searchTapped()``; the company comes from ``companySelector``.
 ///
-/// Outputs: ``placeSuggestions`` (autocomplete, 300 ms after the last key), ``validationMessage``
+/// Outputs: ``placeSuggestions`` (autocomplete, 300 ms after the last key) and
+/// ``placeSuggestionsQuery`` (the text they answer), ``validationMessage``
 /// and ``isSearchEnabled`` (the form as typed), ``isSearching``, ``groups`` (results grouped by
 /// category, the ACRISS code in words), ``notices``, ``errorMessage`` (the service's message).
 public final class CarSearchViewModel {
@@ -16,6 +17,10 @@ public final class CarSearchViewModel {
   public static let autocompleteDelay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(300)
 
   @Published public private(set) var placeSuggestions: [CarPlaceSuggestion] = []
+  /// The text (trimmed of spaces) that ``placeSuggestions`` answer; nil before the first answer.
+  /// Set just before ``placeSuggestions`` changes, so a field never takes a list meant for an
+  /// older text.
+  @Published public private(set) var placeSuggestionsQuery: String?
   @Published public private(set) var validationMessage: String?
   @Published public private(set) var isSearchEnabled = false
   @Published public private(set) var isSearching = false
@@ -47,10 +52,14 @@ public final class CarSearchViewModel {
     companySelector = CarCompanySelectorViewModel(environment: environment)
     typedPlaces
       .debounce(for: Self.autocompleteDelay, scheduler: environment.mainQueue)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
       .removeDuplicates()
-      .map { text in environment.call { service.suggestPlaces(text, limit: 8) } }
+      .map { text in environment.call { service.suggestPlaces(text, limit: 8) }.map { (text, $0) } }
       .switchToLatest()
-      .sink { [weak self] result in self?.placeSuggestions = (try? result.get()) ?? [] }
+      .sink { [weak self] text, result in
+        self?.placeSuggestionsQuery = text
+        self?.placeSuggestions = (try? result.get()) ?? []
+      }
       .store(in: &cancellables)
     queries
       .map { query in environment.call { try service.search(query) } }

@@ -29,9 +29,13 @@ extension Published.Publisher {
 
 /// The car search form.
 ///
-/// Keys: Tab / Shift-Tab (or Enter in a field) move between the parts; in the place field ↑ ↓
-/// pick a suggestion and Enter takes it; Enter on Company opens the company selector; Enter on
-/// Search runs the search and opens the results.
+/// Keys: Tab / Shift-Tab (or Enter in a field) move between the parts. In the place field, desks
+/// are suggested as you type (CommonUI's ``AutocompleteState``): the first suggestion is
+/// highlighted as soon as the list answers the text, ↓ ↑ move the highlight, Enter or Tab take
+/// the highlighted place and move on; with no suggestions (or only a list for an older text,
+/// still loading) Enter keeps the typed text; Esc closes the list. Esc in a field leaves it (then
+/// `q` quits and digits switch tabs; Enter goes back into it). Enter on Company opens the company
+/// selector; Enter on Search runs the search and opens the results.
 @MainActor
 final class CarSearchScreen: Screen {
   enum Focus: CaseIterable { case place, pickup, dropoff, pattern, promo, company, search }
@@ -41,13 +45,13 @@ final class CarSearchScreen: Screen {
   private let environment: CarRentalViewEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
   var focus = Focus.place
-  var place = TextFieldState(maxLength: 60)
+  var place = AutocompleteState(maxLength: 60)
   var pickup = TextFieldState(maxLength: 16)
   var dropoff = TextFieldState(maxLength: 16)
   var pattern = TextFieldState(maxLength: 4)
   var promo = TextFieldState(maxLength: 20)
-  /// The highlighted suggestion (nil: the field has the keys).
-  var suggestionIndex: Int?
+  /// Esc left the focused text field: keys go to the shell until Enter.
+  var leftField = false
 
   init(environment: CarRentalViewEnvironment) {
     self.environment = environment
@@ -56,24 +60,32 @@ final class CarSearchScreen: Screen {
 
   var changes: AnyPublisher<Void, Never> {
     anyChange([
-      model.$placeSuggestions.void, model.$validationMessage.void, model.$isSearchEnabled.void,
+      model.$placeSuggestions.void, model.$placeSuggestionsQuery.void, model.$validationMessage.void,
+      model.$isSearchEnabled.void,
       model.companySelector.$selectedCompanyID.void, model.companySelector.$companies.void,
     ])
   }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
-  var isEditingText: Bool { field(focus) != nil }
+  var isEditingText: Bool { field(focus) != nil && !leftField }
   var keyHints: [KeyHint] {
+    if leftField { return [KeyHint("Tab", "next"), KeyHint("Enter", "edit")] }
     switch focus {
-    case .place: [KeyHint("Tab", "next"), KeyHint("↑↓ Enter", "suggestion")]
-    case .company: [KeyHint("Tab", "next"), KeyHint("Enter", "choose company")]
-    case .search: [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
-    default: [KeyHint("Tab", "next")]
+    case .place where place.highlightedIndex(in: suggestions) != nil:
+      return [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take place"), KeyHint("Esc", "close list")]
+    case .company: return [KeyHint("Tab", "next"), KeyHint("Enter", "choose company")]
+    case .search: return [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
+    default: return [KeyHint("Tab", "next")]
     }
+  }
+
+  /// The place suggestions as the field shows them.
+  private var suggestions: AutocompleteList {
+    AutocompleteList(model.placeSuggestions.map(\.label), answering: model.placeSuggestionsQuery)
   }
 
   private func field(_ focus: Focus) -> ReferenceWritableKeyPath<CarSearchScreen, TextFieldState>? {
     switch focus {
-    case .place: \.place
+    case .place: \.place.field
     case .pickup: \.pickup
     case .dropoff: \.dropoff
     case .pattern: \.pattern
@@ -88,15 +100,14 @@ final class CarSearchScreen: Screen {
     func row(_ y: Int) -> Rect { Rect(x: area.x, y: area.y + y, width: width, height: y < area.height ? 1 : 0) }
     Label("Rent a car", style: theme.accent).render(in: row(0), into: &buffer)
     let fields: [(String, TextFieldState, String, Focus)] = [
-      ("Pick-up at", place, "Airport code or city", .place),
       ("Pick-up", pickup, "YYYY-MM-DDTHH:MM (local)", .pickup),
       ("Drop-off", dropoff, "YYYY-MM-DDTHH:MM (local)", .dropoff),
       ("Class", pattern, "ACRISS, e.g. C*** (empty: all)", .pattern),
       ("Promo code", promo, "optional", .promo),
     ]
     for (index, (label, state, placeholder, part)) in fields.enumerated() {
-      TextField(label, state: state).labelWidth(12).placeholder(placeholder).focused(focus == part)
-        .render(in: row(2 + index), into: &buffer)
+      TextField(label, state: state).labelWidth(12).placeholder(placeholder).focused(focus == part && !leftField)
+        .render(in: row(3 + index), into: &buffer)
     }
     let selector = model.companySelector
     let company = selector.selectedCompanyID.map { id in selector.companies.first { $0.id == id }?.name ?? id }
@@ -111,18 +122,14 @@ final class CarSearchScreen: Screen {
     if let message = model.validationMessage {
       Label(message, style: theme.warning).render(in: row(12), into: &buffer)
     }
-    if focus == .place, !model.placeSuggestions.isEmpty {
-      let count = min(model.placeSuggestions.count, 6)
-      let box = Rect(x: area.x + 12, y: area.y + 3, width: max(0, width - 12), height: min(count, area.height - 3))
-      buffer.clear(box)
-      var state = SelectionState(count: model.placeSuggestions.count)
-      if let suggestionIndex { state.select(suggestionIndex) }
-      List(model.placeSuggestions.map(\.label), state: state)
-        .focused(suggestionIndex != nil).render(in: box, into: &buffer)
-    }
+    // The place field last: its suggestions drop down over the form.
+    AutocompleteField("Pick-up at", state: place, suggestions: suggestions).labelWidth(12).fieldWidth(width)
+      .placeholder("Airport code or city").focused(focus == .place && !leftField)
+      .render(in: Rect(x: area.x, y: area.y + 2, width: width, height: max(0, area.height - 2)), into: &buffer)
   }
 
   func handle(_ key: Key) -> KeyResult {
+    if focus == .place, !leftField, let result = handlePlace(key) { return result }
     switch key {
     case .tab:
       move(1)
@@ -132,7 +139,24 @@ final class CarSearchScreen: Screen {
       return .handled
     default: break
     }
-    if focus == .place, let result = handleSuggestions(key) { return result }
+    if field(focus) != nil {
+      switch key {
+      case .escape where !leftField:
+        leftField = true
+        return .handled
+      case .enter where leftField:
+        leftField = false
+        return .handled
+      case .down where leftField:
+        move(1)
+        return .handled
+      case .up where leftField:
+        move(-1)
+        return .handled
+      default:
+        if leftField { return .ignored }
+      }
+    }
     switch focus {
     case .company:
       guard key == .enter else { return .ignored }
@@ -154,9 +178,7 @@ final class CarSearchScreen: Screen {
       let text = self[keyPath: path].text
       guard text != before else { return .handled }
       switch focus {
-      case .place:
-        suggestionIndex = nil
-        model.pickupTextChanged(text)
+      case .place: model.pickupTextChanged(text)
       case .pickup: model.pickupDateTimeChanged(text)
       case .dropoff: model.dropoffDateTimeChanged(text)
       case .pattern: model.classPatternChanged(text.uppercased())
@@ -167,33 +189,29 @@ final class CarSearchScreen: Screen {
     }
   }
 
-  /// ↑ ↓ Enter on the suggestion list; nil when the key is the field's.
-  private func handleSuggestions(_ key: Key) -> KeyResult? {
-    let count = model.placeSuggestions.count
-    guard count > 0 else { return nil }
-    switch key {
-    case .down:
-      suggestionIndex = min(count - 1, suggestionIndex.map { $0 + 1 } ?? 0)
-      return .handled
-    case .up where suggestionIndex != nil:
-      suggestionIndex = suggestionIndex! > 0 ? suggestionIndex! - 1 : nil
-      return .handled
-    case .enter:
-      guard let index = suggestionIndex, index < count else { return nil }
+  /// A key in the place field, for the shared autocomplete; nil when the key is the form's (Tab
+  /// without a suggestion to take, Enter keeping the typed text, Esc leaving the field).
+  private func handlePlace(_ key: Key) -> KeyResult? {
+    switch place.handle(key, suggestions: suggestions) {
+    case .edited(let text):
+      model.pickupTextChanged(text)
+    case .picked(let index):
       let chosen = model.placeSuggestions[index]
       model.suggestionSelected(chosen)
-      place.text = chosen.code
-      suggestionIndex = nil
+      place.accept(chosen.code)
       move(1)
-      return .handled
-    default: return nil
+    case .closed, .moved: break
+    case .ignored: return nil
     }
+    return .handled
   }
 
   private func move(_ step: Int) {
     let all = Focus.allCases
     let index = all.firstIndex(of: focus)!
     focus = all[(index + step + all.count) % all.count]
+    leftField = false
+    place.close()
   }
 
   /// Runs the search (when the form is valid) and opens the results.

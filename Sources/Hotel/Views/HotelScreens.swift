@@ -51,9 +51,14 @@ extension Published.Publisher {
 
 /// The search form: place (suggestions as you type), stay (calendar picker), guests and rooms.
 ///
-/// Keys: Tab / Shift-Tab move between the parts; in the place field ↑ ↓ pick a suggestion and
-/// Enter takes it; in the calendar the picker's keys (Enter twice: check-in then check-out);
-/// ← → or - + change guests and rooms; Enter on Search runs the search.
+/// Keys: Tab / Shift-Tab move between the parts. In the place field, places are suggested as you
+/// type (CommonUI's ``AutocompleteState``): the first suggestion is highlighted as soon as the list
+/// answers the text, ↓ ↑ move the highlight, Enter or Tab take the highlighted place and move on;
+/// with no suggestions (or only a list for an older text, still loading) Enter keeps the typed
+/// text (a city name, `48.85,2.35`); Esc closes the list, a second Esc leaves the field (then `q`
+/// quits and digits switch tabs; Enter goes back into it). In the calendar the picker's keys
+/// (Enter twice: check-in then check-out); ← → or - + change guests and rooms; Enter on Search
+/// runs the search.
 @MainActor
 final class HotelSearchScreen: Screen {
   enum Focus: CaseIterable { case place, dates, guests, rooms, search }
@@ -64,9 +69,9 @@ final class HotelSearchScreen: Screen {
   private let environment: HotelScreenEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
   var focus = Focus.place
-  var place = TextFieldState(maxLength: 80)
-  /// The highlighted suggestion (nil: the field has the keys).
-  var suggestionIndex: Int?
+  var place = AutocompleteState(maxLength: 80)
+  /// Esc left the place field: keys go to the shell until Enter.
+  var leftField = false
   var calendar: CalendarPickerState
   var guests = 2
   var rooms = 1
@@ -80,14 +85,18 @@ final class HotelSearchScreen: Screen {
 
   var changes: AnyPublisher<Void, Never> {
     anyChange([
-      autocomplete.$suggestions.void, autocomplete.$isLoading.void, form.$validationMessage.void, form.$nights.void,
+      autocomplete.$suggestions.void, autocomplete.$suggestionsQuery.void, autocomplete.$isLoading.void,
+      form.$validationMessage.void, form.$nights.void,
     ])
   }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
-  var isEditingText: Bool { focus == .place }
+  var isEditingText: Bool { focus == .place && !leftField }
   var keyHints: [KeyHint] {
     switch focus {
-    case .place: [KeyHint("Tab", "next"), KeyHint("↑↓ Enter", "suggestion")]
+    case .place where leftField: [KeyHint("Tab", "next"), KeyHint("Enter", "edit")]
+    case .place where place.highlightedIndex(in: suggestions) != nil:
+      [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take place"), KeyHint("Esc", "close list")]
+    case .place: [KeyHint("Tab", "next"), KeyHint("Enter", "next")]
     case .dates: [KeyHint("Tab", "next"), KeyHint("←↑→↓", "day"), KeyHint("Enter", "check-in, check-out")]
     case .guests, .rooms: [KeyHint("Tab", "next"), KeyHint("- +", "change")]
     case .search: [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
@@ -99,8 +108,6 @@ final class HotelSearchScreen: Screen {
     let columns = area.columns([.fill, .length(28)], spacing: 2)
     let left = columns[0]
     Label("Find a hotel", style: theme.accent).render(in: left.row(0), into: &buffer)
-    TextField("Place", state: place).labelWidth(11).placeholder("City or airport").focused(focus == .place)
-      .render(in: left.row(2), into: &buffer)
     let stay = calendar.range
     let start = calendar.start
     Label(Line([Span("Check-in   "), Span(start.map { "\($0)" } ?? "—", style: style(.dates, theme))]))
@@ -120,33 +127,25 @@ final class HotelSearchScreen: Screen {
     }
     CalendarPicker(state: calendar, focused: focus == .dates).render(
       in: Rect(x: columns[1].x, y: area.y, width: columns[1].width, height: min(10, area.height)), into: &buffer)
-    // Suggestions drop down over the form, under the place field.
-    if focus == .place {
-      let list = Rect(x: left.x + 11, y: left.y + 3, width: max(0, left.width - 11), height: 0)
-      if autocomplete.isLoading && autocomplete.suggestions.isEmpty {
-        Spinner("Looking up places…").render(
-          in: Rect(x: list.x, y: list.y, width: list.width, height: 1), into: &buffer)
-      } else if !autocomplete.suggestions.isEmpty {
-        let rows = min(autocomplete.suggestions.count, 6)
-        let box = Rect(x: list.x, y: list.y, width: list.width, height: rows)
-        buffer.clear(box)
-        List(autocomplete.suggestions.map(\.label), state: syncedSuggestion())
-          .focused(suggestionIndex != nil).render(in: box, into: &buffer)
-      }
-    }
+    // The place field last: its suggestions drop down over the form.
+    AutocompleteField("Place", state: place, suggestions: suggestions).labelWidth(11).placeholder("City or airport")
+      .loadingText("Looking up places…").focused(isEditingText)
+      .render(in: left.inset(top: 2), into: &buffer)
   }
 
-  var isAnimating: Bool { focus == .place && autocomplete.isLoading }
+  /// The place suggestions as the field shows them.
+  private var suggestions: AutocompleteList {
+    AutocompleteList(
+      autocomplete.suggestions.map(\.label), answering: autocomplete.suggestionsQuery,
+      isLoading: autocomplete.isLoading)
+  }
+
+  var isAnimating: Bool { isEditingText && autocomplete.isLoading }
 
   private func style(_ part: Focus, _ theme: Theme) -> Style { focus == part ? theme.selection : theme.base }
 
-  private func syncedSuggestion() -> SelectionState {
-    var state = SelectionState(count: autocomplete.suggestions.count)
-    if let suggestionIndex { state.select(suggestionIndex) }
-    return state
-  }
-
   func handle(_ key: Key) -> KeyResult {
+    if focus == .place, !leftField, let result = handlePlace(key) { return result }
     switch key {
     case .tab:
       move(1)
@@ -157,7 +156,17 @@ final class HotelSearchScreen: Screen {
     default: break
     }
     switch focus {
-    case .place: return handlePlace(key)
+    case .place:
+      switch key {
+      case .escape where !leftField:
+        leftField = true
+      case .enter:
+        if leftField { leftField = false } else { move(1) }
+      case .down where leftField: move(1)
+      case .up where leftField: move(-1)
+      default: return .ignored
+      }
+      return .handled
     case .dates:
       guard let event = calendar.handle(key) else { return .ignored }
       switch event {
@@ -194,40 +203,30 @@ final class HotelSearchScreen: Screen {
     }
   }
 
-  private func handlePlace(_ key: Key) -> KeyResult {
-    let count = autocomplete.suggestions.count
-    switch key {
-    case .down where count > 0:
-      suggestionIndex = min(count - 1, suggestionIndex.map { $0 + 1 } ?? 0)
-      return .handled
-    case .up where count > 0 && suggestionIndex != nil:
-      suggestionIndex = suggestionIndex! > 0 ? suggestionIndex! - 1 : nil
-      return .handled
-    case .enter:
-      if let index = suggestionIndex, index < count {
-        autocomplete.suggestionSelected(at: index)
-        place.text = autocomplete.selectedQuery
-        form.placeChanged(autocomplete.selectedQuery)
-        suggestionIndex = nil
-      }
+  /// A key in the place field, for the shared autocomplete; nil when the key is the form's (Tab
+  /// without a suggestion to take, Enter keeping the typed text, Esc leaving the field).
+  private func handlePlace(_ key: Key) -> KeyResult? {
+    switch place.handle(key, suggestions: suggestions) {
+    case .edited(let text):
+      autocomplete.queryChanged(text)
+      form.placeChanged(text)
+    case .picked(let index):
+      autocomplete.suggestionSelected(at: index)
+      place.accept(autocomplete.selectedQuery)
+      form.placeChanged(autocomplete.selectedQuery)
       move(1)
-      return .handled
-    default:
-      let before = place.text
-      guard place.handle(key) else { return .ignored }
-      if place.text != before {
-        suggestionIndex = nil
-        autocomplete.queryChanged(place.text)
-        form.placeChanged(place.text)
-      }
-      return .handled
+    case .closed, .moved: break
+    case .ignored: return nil
     }
+    return .handled
   }
 
   private func move(_ step: Int) {
     let all = Focus.allCases
     let index = all.firstIndex(of: focus)!
     focus = all[(index + step + all.count) % all.count]
+    leftField = false
+    place.close()
   }
 
   /// Runs the form's search and opens the results.
