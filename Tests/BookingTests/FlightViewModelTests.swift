@@ -105,6 +105,19 @@ import Testing
     #expect(message.values.last == .some(nil))
   }
 
+  @Test func validationMessage_emptyDepartureAsksForIt_typedOneSaysWhatIsAccepted() {
+    let model = FlightSearchViewModel(environment: environment())
+    model.origin.textChanged("SFO")
+    model.destination.textChanged("JFK")
+    #expect(model.validationMessage == "enter a departure date (YYYY-MM-DD, or Enter for the calendar)")
+    model.departureDateChanged("2026-12")
+    #expect(
+      model.validationMessage == "invalid departure date \"2026-12\": expected a real date YYYY-MM-DD, like 2026-12-20")
+    model.departureDateChanged(" ")
+    #expect(model.validationMessage == "enter a departure date (YYYY-MM-DD, or Enter for the calendar)")
+    #expect(!model.isSearchEnabled)
+  }
+
   @Test func results_sortAndFilterByStopsAndCarrier() {
     let model = FlightSearchViewModel(environment: environment())
     let rows = model.$rows.record()

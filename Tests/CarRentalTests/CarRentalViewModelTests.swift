@@ -48,10 +48,32 @@ import Testing
     #expect(message.values.last??.contains("after the pick-up") == true)
     model.dropoffDateTimeChanged("2026-12-27T10:00")
     model.classPatternChanged("C**")
-    #expect(message.values.last??.contains("invalid --class") == true)
+    #expect(
+      message.values.last
+        == "invalid class \"C**\": expected four characters, each an ACRISS letter for its position or * (e.g. C***, *DAR, ECMR)"
+    )
     model.classPatternChanged("C***")
     #expect(enabled.values.last == true)
     #expect(message.values.last == .some(nil))
+  }
+
+  @Test func validationMessage_emptyTimesAskForThem_typedOnesSayWhatIsAccepted() {
+    let model = CarSearchViewModel(environment: environment())
+    let message = model.$validationMessage.record()
+    model.pickupTextChanged("LAX")
+    model.pickupDateTimeChanged("2026-12-20")
+    model.pickupDateTimeChanged("2026-12-20T10:00")
+    model.dropoffDateTimeChanged(" ")
+    model.dropoffDateTimeChanged("2026-12-27T10:00")
+    #expect(
+      message.values == [
+        "enter a pick-up airport or city",
+        "enter the pick-up date and time (YYYY-MM-DDTHH:MM, local time at the desk)",
+        "invalid pick-up \"2026-12-20\": expected a local date-time YYYY-MM-DDTHH:MM (e.g. 2026-12-20T10:00)",
+        "enter the drop-off date and time (YYYY-MM-DDTHH:MM, local time at the desk)",
+        "enter the drop-off date and time (YYYY-MM-DDTHH:MM, local time at the desk)",
+        nil,
+      ])
   }
 
   @Test func results_groupedByCategory_withTheCodeInWords() {

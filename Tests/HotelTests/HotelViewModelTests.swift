@@ -87,7 +87,9 @@ import Testing
     #expect(nights.values == [nil, 3])
     #expect(
       messages.values == [
-        "Choose check-in and check-out.", "Check-out must be after check-in.", "A stay is at most 30 nights.",
+        "Choose check-in and check-out in the calendar (Enter on each day).",
+        "Choose check-out in the calendar (Enter on a day after check-in).", "Check-out must be after check-in.",
+        "A stay is at most 30 nights.",
         "Choose a place.", nil, "9 guests need at least 3 rooms.", nil,
       ])
     #expect(enabled.values == [false, true, false, true])

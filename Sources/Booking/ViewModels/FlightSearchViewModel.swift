@@ -34,7 +34,9 @@ public struct FlightOfferRow: Hashable, Sendable {
 /// ``cabinChanged(_:)``, ``maxStopsChanged(_:)``, ``searchTapped()``; on the results:
 /// ``sortChanged(_:)``, ``stopsFilterChanged(_:)``, ``carrierFilterChanged(_:)``.
 ///
-/// Outputs: ``validationMessage`` and ``isSearchEnabled`` (the form as typed), ``isSearching``,
+/// Outputs: ``validationMessage`` and ``isSearchEnabled`` (the form as typed: the first thing to
+/// fix, e.g. "enter where you fly from", "enter a departure date (YYYY-MM-DD, or Enter for the
+/// calendar)" for an empty Depart, the date rules for a typed one), ``isSearching``,
 /// ``rows`` (sorted and filtered), ``carriers`` (the carriers of the results, for the filter),
 /// ``errorMessage`` (the service's message).
 public final class FlightSearchViewModel {
@@ -186,6 +188,10 @@ public final class FlightSearchViewModel {
     guard !to.isEmpty else { return .failure(.invalid("missing_destination", "enter where you fly to")) }
     guard from.lowercased() != to.lowercased() else {
       return .failure(.invalid("same_place", "the origin and destination are the same place: choose two places"))
+    }
+    guard !form.date.trimmingCharacters(in: .whitespaces).isEmpty else {
+      return .failure(
+        .invalid("missing_departure_date", "enter a departure date (YYYY-MM-DD, or Enter for the calendar)"))
     }
     do {
       let date = try FlightSearchRequest.parseDate(form.date, option: "departure date")

@@ -10,8 +10,10 @@ import Reactive
 ///
 /// Outputs: ``placeSuggestions`` (autocomplete, 300 ms after the last key) and
 /// ``placeSuggestionsQuery`` (the text they answer), ``validationMessage``
-/// and ``isSearchEnabled`` (the form as typed), ``isSearching``, ``groups`` (results grouped by
-/// category, the ACRISS code in words), ``notices``, ``errorMessage`` (the service's message).
+/// and ``isSearchEnabled`` (the form as typed: the first thing to fix; an empty pick-up or drop-off
+/// asks for it, a typed one that does not parse says what is accepted), ``isSearching``,
+/// ``groups`` (results grouped by category, the ACRISS code in words), ``notices``,
+/// ``errorMessage`` (the service's message).
 public final class CarSearchViewModel {
   /// How long typing must pause before places are suggested.
   public static let autocompleteDelay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(300)
@@ -143,12 +145,27 @@ public final class CarSearchViewModel {
     let place = form.place.trimmingCharacters(in: .whitespaces)
     guard !place.isEmpty else { return .failure(.invalid("missing_place", "enter a pick-up airport or city")) }
     do {
+      guard !form.from.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw ServiceError.invalid(
+          "missing_pickup", "enter the pick-up date and time (YYYY-MM-DDTHH:MM, local time at the desk)")
+      }
       let from = try LocalDateTime(parsing: form.from, field: "pick-up")
+      guard !form.to.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw ServiceError.invalid(
+          "missing_dropoff", "enter the drop-off date and time (YYYY-MM-DDTHH:MM, local time at the desk)")
+      }
       let to = try LocalDateTime(parsing: form.to, field: "drop-off")
       guard to > from else {
         return .failure(.invalid("dropoff_not_after_pickup", "the drop-off must be after the pick-up"))
       }
-      let pattern = form.pattern.isEmpty ? nil : try ACRISSPattern(form.pattern)
+      let pattern: ACRISSPattern?
+      do {
+        pattern = form.pattern.isEmpty ? nil : try ACRISSPattern(form.pattern)
+      } catch var error as ServiceError {
+        // The pattern's message names the command-line option; the form's field is "Class".
+        error.message = error.message.replacingOccurrences(of: "invalid --class", with: "invalid class")
+        throw error
+      }
       let promo = form.promo.trimmingCharacters(in: .whitespaces)
       return .success(
         CarSearchQuery(

@@ -120,7 +120,8 @@ final class CarSearchScreen: Screen {
     ).render(in: row(8), into: &buffer)
     Button("Search", focused: focus == .search).render(in: row(10), into: &buffer)
     if let message = model.validationMessage {
-      Label(message, style: theme.warning).render(in: row(12), into: &buffer)
+      Paragraph(message, style: theme.warning).render(
+        in: Rect(x: area.x, y: area.y + 12, width: width, height: max(0, min(2, area.height - 12))), into: &buffer)
     }
     // The place field last: its suggestions drop down over the form.
     AutocompleteField("Pick-up at", state: place, suggestions: suggestions).labelWidth(12).fieldWidth(width)

@@ -6,7 +6,8 @@ import Reactive
 ///
 /// Inputs: ``placeChanged(_:)``, ``checkInChanged(_:)``, ``checkOutChanged(_:)``,
 /// ``guestsChanged(_:)``, ``roomsChanged(_:)``, ``searchTapped()``. Outputs: ``nights`` (nil until
-/// the range is valid), ``validationMessage`` (what to fix, nil when the form is valid),
+/// the range is valid), ``validationMessage`` (what to fix and how — a missing check-in or
+/// check-out is chosen in the calendar —, nil when the form is valid),
 /// ``isSearchEnabled``, and ``searches``: the request sent when search is tapped on a valid form.
 /// The rules are those of ``HotelSearchRequest`` (1–30 nights, check-in not before `today`).
 public final class HotelSearchFormViewModel {
@@ -38,8 +39,11 @@ public final class HotelSearchFormViewModel {
   }
 
   private static func validate(_ form: Form, today: LocalDate) -> (nights: Int?, message: String?) {
-    guard let checkIn = form.checkIn, let checkOut = form.checkOut else {
-      return (nil, "Choose check-in and check-out.")
+    guard let checkIn = form.checkIn else {
+      return (nil, "Choose check-in and check-out in the calendar (Enter on each day).")
+    }
+    guard let checkOut = form.checkOut else {
+      return (nil, "Choose check-out in the calendar (Enter on a day after check-in).")
     }
     guard checkIn >= today else { return (nil, "Check-in \(checkIn) is in the past.") }
     guard let stay = DateRange(start: checkIn, end: checkOut) else {

@@ -123,7 +123,8 @@ final class HotelSearchScreen: Screen {
       .render(in: left.row(8), into: &buffer)
     Button("Search", focused: focus == .search).render(in: left.row(10), into: &buffer)
     if let message = form.validationMessage {
-      Label(message, style: theme.warning).render(in: left.row(12), into: &buffer)
+      Paragraph(message, style: theme.warning).render(
+        in: Rect(x: left.x, y: left.y + 12, width: left.width, height: max(0, min(2, left.height - 12))), into: &buffer)
     }
     CalendarPicker(state: calendar, focused: focus == .dates).render(
       in: Rect(x: columns[1].x, y: area.y, width: columns[1].width, height: min(10, area.height)), into: &buffer)
