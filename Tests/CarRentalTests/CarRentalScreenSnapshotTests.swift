@@ -152,6 +152,18 @@ import Testing
     #expect(screen.model.offerID == "car_new")
   }
 
+  @Test func booking_insufficientFunds_inTheAppsWords() throws {
+    let screen = bookingScreen("car_declined", account: account)
+    let app = app(screen)
+    type(app, "Grace Hopper")
+    press(app, [.enter])
+    scheduler.run()
+    #expect(screen.model.failure?.code == "insufficient_funds")
+    #expect(screen.model.reservation == nil)
+    try assertSnapshot(frame(app), named: "booking-insufficient-funds")
+    #expect(!frame(app).contains("--card"))
+  }
+
   /// Not signed in: Book opens the sign-in sheet; a wrong password says so; after signing in the
   /// booking shows the default card; ← chooses the Mastercard, which is the card booked.
   @Test func booking_signedOut_signInSheet_thenTheChosenCardIsBooked() throws {

@@ -274,6 +274,11 @@ struct ScriptedCarService: CarRentalService {
 
   func book(_ request: CarBookingRequest) throws -> Reservation {
     bookings.update { $0.append(request) }
+    if request.offerID == "car_declined" {
+      throw ServiceError.refused(
+        "insufficient_funds",
+        "the card Visa •••• 4242 has insufficient funds: nothing was booked; use another card with --card ID")
+    }
     if request.offerID == "car_risen" {
       throw ServiceError.refused(
         "price_changed", "the price of this car is now 250.00 USD (offer car_new)",

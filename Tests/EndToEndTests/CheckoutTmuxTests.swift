@@ -166,6 +166,15 @@ import Testing
     let back = try Self.signInFromTheSheet(tmux)
     #expect(back.contains("Driver    Grace Hopper"))
 
+    // Enter books with the default card, the always-declined one: the app's words, not the
+    // command line's ("use another card with --card ID").
+    try tmux.press("Enter")
+    let declined = try tmux.waitFor("the card declined", seconds: 30) {
+      $0.contains("The card Visa •••• 0002 was declined: nothing was booked.")
+    }
+    #expect(declined.contains("another card (← →) and book again."))
+    #expect(!declined.contains("--card"))
+
     // ↓ to the card, → the second one, Enter books it.
     try tmux.press("Down", "Right")
     try tmux.waitFor("Pay with  Visa •••• 4242  12/30  ◂ ▸")

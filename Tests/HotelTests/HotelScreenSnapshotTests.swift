@@ -221,6 +221,27 @@ import Testing
     #expect(remote.calls == ["book \(offer.id) Ada Lovelace k1 card card_mc"])
   }
 
+  /// A declined card: the app's words (← → another card), naming the card; not the command line's.
+  @Test func booking_cardDeclined_inTheAppsWords() throws {
+    let offer = FakeHotelService.offer()
+    let screen = bookingScreen(offer, account: MemoryBookingAccount(signedIn: true))
+    let app = app(screen)
+    type(app, "Ada Lovelace")
+    press(app, [.enter])
+    remote.fail(
+      "book \(offer.id) Ada Lovelace k1 card card_visa",
+      .refused(
+        "card_declined", "the card Visa •••• 4242 was declined: nothing was booked; use another card with --card ID"),
+      as: Reservation.self)
+    scheduler.run()
+    #expect(screen.model.failure?.code == "card_declined")
+    try assertSnapshot(frame(app), named: "booking-card-declined")
+    #expect(
+      screen.failureText
+        == "The card Visa •••• 4242 was declined: nothing was booked. Choose another card (← →) and book again.")
+    #expect(!frame(app).contains("--card"))
+  }
+
   /// The session ended before Book: the booking fails, the checkout reads the account again and
   /// is signed out, so the next Enter opens the sign-in sheet.
   @Test func booking_sessionEnded_nextBookOpensTheSignInSheet() throws {
@@ -234,7 +255,9 @@ import Testing
     remote.fail("book \(offer.id) Ada Lovelace k1 card card_visa", .notSignedIn, as: Reservation.self)
     scheduler.run()
     #expect(screen.checkout.model.payer == .signedOut)
-    #expect(frame(app).contains("sign in first"))
+    #expect(screen.failureText == "You are signed out: nothing was booked. Press Enter to sign in, then book again.")
+    #expect(frame(app).contains("You are signed out: nothing was booked."))
+    #expect(!frame(app).contains("account login"))
     press(app, [.enter])
     #expect(app.currentScreen is SignInSheetScreen)
     try assertSnapshot(frame(app), named: "booking-sign-in-sheet")

@@ -19,7 +19,8 @@ public struct PriceLine: Hashable, Sendable {
 /// Outputs: ``segmentLines`` (each flight with local times and layovers), ``breakdown`` (fare,
 /// taxes and fees, total, in the offer's currency: what booking charges), ``isBookEnabled``, ``isBooking``,
 /// ``reservation`` (once booked), ``priceChange`` (the new offer when the price rose),
-/// ``errorMessage`` (the service's message: sold out, card declined, not signed in …).
+/// ``failure`` and ``errorMessage`` (the service's error and its message: sold out, card declined,
+/// not signed in …).
 public final class FlightBookingViewModel {
   @Published public private(set) var offer: FlightOffer
   @Published public private(set) var segmentLines: [String] = []
@@ -29,6 +30,10 @@ public final class FlightBookingViewModel {
   @Published public private(set) var reservation: Reservation?
   @Published public private(set) var priceChange: FlightOffer?
   @Published public private(set) var errorMessage: String?
+  /// The error of the last failed booking (its ``ServiceError/code`` lets a screen word it for the
+  /// interactive app: card declined, signed out, …); nil while booking, after a success and for a price change. Set
+  /// just before ``errorMessage``.
+  @Published public private(set) var failure: ServiceError?
 
   private enum Outcome {
     case booked(Reservation)
@@ -79,6 +84,7 @@ public final class FlightBookingViewModel {
           priceChange = changed
           errorMessage = message
         case .failure(let error):
+          failure = error
           errorMessage = error.message
         }
         validate()
@@ -104,6 +110,7 @@ public final class FlightBookingViewModel {
   public func bookTapped() {
     guard isBookEnabled, let passengers = try? names.map(PassengerName.init(parsing:)) else { return }
     isBooking = true
+    failure = nil
     errorMessage = nil
     validate()
     attempts.send(

@@ -157,6 +157,9 @@ final class FlightBookingScreen: Screen {
   private let environment: FlightScreenEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
   private var subscriptions: [AnyCancellable] = []
+  /// The last failed booking in the interactive app's words, worded when it failed (so it names the
+  /// card that was charged, even after another is chosen); nil otherwise.
+  private(set) var failureText: String?
   var names: [TextFieldState]
   var focus = Focus.passenger(0)
   /// Esc left the focused name field: keys go to the shell until Enter.
@@ -180,6 +183,11 @@ final class FlightBookingScreen: Screen {
     // A failed booking (a session that ended, a card removed meanwhile): read the account again.
     model.$errorMessage.compactMap { $0 }.sink { [weak checkout] _ in checkout?.model.refresh() }
       .store(in: &subscriptions)
+    // A failure in the app's words (CommonUI's CheckoutMessages), naming the card it charged.
+    model.$failure.sink { [weak self] failure in
+      guard let self else { return }
+      failureText = failure.map { self.checkout.message(forBookingFailure: $0) }
+    }.store(in: &subscriptions)
   }
 
   var title: String { "\(model.offer.outbound.origin) → \(model.offer.outbound.destination)" }
@@ -269,9 +277,9 @@ final class FlightBookingScreen: Screen {
       Label("[ Book ]", style: focus == .book ? theme.selection : theme.muted).render(in: row(line), into: &buffer)
     }
     line += 2
-    if let message = model.errorMessage {
+    if let message = failureText ?? model.errorMessage {
       Paragraph(message, style: theme.error).render(
-        in: Rect(x: area.x, y: left.y + line, width: area.width, height: max(0, min(2, left.height - line))),
+        in: Rect(x: area.x, y: left.y + line, width: area.width, height: max(0, min(3, left.height - line))),
         into: &buffer)
     }
   }

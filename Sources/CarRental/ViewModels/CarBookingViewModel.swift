@@ -6,7 +6,8 @@ import Reactive
 ///
 /// Inputs: ``driverNameChanged(_:)``, ``cardSelected(_:)``, ``bookTapped()``,
 /// ``acceptNewPriceTapped()`` (after a price change).
-/// Outputs: ``isBookEnabled``, ``isBooking``, ``reservation`` (when booked), ``errorMessage``,
+/// Outputs: ``isBookEnabled``, ``isBooking``, ``reservation`` (when booked), ``failure`` and
+/// ``errorMessage`` (the service's error and its message),
 /// ``newPrice`` (when the price rose since the search: book again to accept it).
 ///
 /// One idempotency key per view model: a repeated tap or a retry after a lost answer books once.
@@ -15,6 +16,10 @@ public final class CarBookingViewModel {
   @Published public private(set) var isBooking = false
   @Published public private(set) var reservation: Reservation?
   @Published public private(set) var errorMessage: String?
+  /// The error of the last failed booking (its ``ServiceError/code`` lets a screen word it for the
+  /// interactive app: card declined, signed out, …); nil while booking and after a success. Set
+  /// just before ``errorMessage``.
+  @Published public private(set) var failure: ServiceError?
   @Published public private(set) var newPrice: Money?
 
   /// The offer that will be booked (replaced by the new one after a price change is accepted).
@@ -50,6 +55,7 @@ public final class CarBookingViewModel {
     guard isBookEnabled else { return }
     isBooking = true
     updateEnabled()
+    failure = nil
     errorMessage = nil
     requests.send(
       CarBookingRequest(offerID: offerID, driverName: driver, cardID: cardID, idempotencyKey: idempotencyKey))
@@ -61,6 +67,7 @@ public final class CarBookingViewModel {
     offerID = pending
     pendingOfferID = nil
     newPrice = nil
+    failure = nil
     errorMessage = nil
     updateEnabled()
   }
@@ -75,6 +82,7 @@ public final class CarBookingViewModel {
     case .success(let booked):
       reservation = booked
     case .failure(let error):
+      failure = error
       errorMessage = error.message
       if error.code == "price_changed", let id = error.details["offerId"], let amount = error.details["price"],
         let currency = error.details["currency"],

@@ -476,6 +476,9 @@ final class CarBookingScreen: Screen {
   var driver = TextFieldState(maxLength: 80)
   var focus = Focus.driver
   private var subscriptions = Set<AnyCancellable>()
+  /// The last failed booking in the interactive app's words, worded when it failed (so it names the
+  /// card that was charged, even after another is chosen); nil otherwise.
+  private(set) var failureText: String?
 
   init(offer: CarOffer, total: String, model: CarBookingViewModel, checkout: CheckoutSection) {
     self.offer = offer
@@ -486,6 +489,11 @@ final class CarBookingScreen: Screen {
     // A failed booking (a session that ended, a card removed meanwhile): read the account again.
     model.$errorMessage.compactMap { $0 }.sink { [weak checkout] _ in checkout?.model.refresh() }
       .store(in: &subscriptions)
+    // A failure in the app's words (CommonUI's CheckoutMessages), naming the card it charged.
+    model.$failure.sink { [weak self] failure in
+      guard let self else { return }
+      failureText = failure.map { self.checkout.message(forBookingFailure: $0) }
+    }.store(in: &subscriptions)
   }
 
   var changes: AnyPublisher<Void, Never> {
@@ -535,8 +543,11 @@ final class CarBookingScreen: Screen {
     } else {
       Button("Book", focused: model.isBookEnabled).render(in: row(buttonRow), into: &buffer)
     }
-    if let message = model.errorMessage {
-      Label(message, style: theme.error).render(in: row(buttonRow + 2), into: &buffer)
+    if let message = failureText ?? model.errorMessage {
+      Paragraph(message, style: theme.error).render(
+        in: Rect(
+          x: area.x, y: area.y + buttonRow + 2, width: width, height: max(0, min(3, area.height - buttonRow - 2))),
+        into: &buffer)
     }
   }
 

@@ -30,7 +30,8 @@ public struct PriceBreakdown: Hashable, Sendable {
 ///
 /// Inputs: ``guestNameChanged(_:)``, ``cardSelected(_:)``, ``bookTapped()``. Outputs: ``breakdown``,
 /// ``isBookEnabled`` (a name of two words, not while booking or once booked), ``isBooking``,
-/// ``reservation``, ``errorMessage``, ``newOfferId`` (set when the price changed: the offer to
+/// ``reservation``, ``failure`` and ``errorMessage`` (the service's error and its message),
+/// ``newOfferId`` (set when the price changed: the offer to
 /// book instead). One idempotency key per flow, so a repeated tap never books twice.
 public final class HotelBookingViewModel {
   public let breakdown: PriceBreakdown
@@ -39,6 +40,10 @@ public final class HotelBookingViewModel {
   @Published public private(set) var isBooking = false
   @Published public private(set) var reservation: Reservation?
   @Published public private(set) var errorMessage: String?
+  /// The error of the last failed booking (its ``ServiceError/code`` lets a screen word it for the
+  /// interactive app: card declined, signed out, …); nil while booking and after a success. Set
+  /// just before ``errorMessage``.
+  @Published public private(set) var failure: ServiceError?
   @Published public private(set) var newOfferId: String?
 
   private let offer: HotelOffer
@@ -74,6 +79,7 @@ public final class HotelBookingViewModel {
   public func bookTapped() {
     guard isBookEnabled else { return }
     isBooking = true
+    failure = nil
     errorMessage = nil
     update()
     let name = guestName.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -84,6 +90,7 @@ public final class HotelBookingViewModel {
           guard let self else { return }
           self.isBooking = false
           if case .failure(let error) = completion {
+            self.failure = error
             self.errorMessage = error.message
             if error.code == "price_changed" { self.newOfferId = error.details["offerId"] }
           }

@@ -268,6 +268,9 @@ final class HotelBookingScreen: Screen {
   var name = TextFieldState(maxLength: 80)
   var focus = Focus.name
   private var subscriptions = Set<AnyCancellable>()
+  /// The last failed booking in the interactive app's words, worded when it failed (so it names the
+  /// card that was charged, even after another is chosen); nil otherwise.
+  private(set) var failureText: String?
 
   init(offer: HotelOffer, model: HotelBookingViewModel, checkout: CheckoutSection) {
     self.offer = offer
@@ -277,6 +280,11 @@ final class HotelBookingScreen: Screen {
     // A failed booking (a session that ended, a card removed meanwhile): read the account again.
     model.$errorMessage.compactMap { $0 }.sink { [weak checkout] _ in checkout?.model.refresh() }
       .store(in: &subscriptions)
+    // A failure in the app's words (CommonUI's CheckoutMessages), naming the card it charged.
+    model.$failure.sink { [weak self] failure in
+      guard let self else { return }
+      failureText = failure.map { self.checkout.message(forBookingFailure: $0) }
+    }.store(in: &subscriptions)
   }
 
   var title: String { "Book" }
@@ -332,8 +340,10 @@ final class HotelBookingScreen: Screen {
     } else {
       Button("Book", focused: model.isBookEnabled).render(in: area.row(y), into: &buffer)
     }
-    if let message = model.errorMessage {
-      Label(message, style: theme.error).render(in: area.row(y + 2), into: &buffer)
+    if let message = failureText ?? model.errorMessage {
+      Paragraph(message, style: theme.error).render(
+        in: Rect(x: area.x, y: area.y + y + 2, width: area.width, height: max(0, min(3, area.height - y - 2))),
+        into: &buffer)
     }
   }
 
