@@ -263,6 +263,23 @@ import Testing
     #expect(model.errorMessage == "sold out: no seats left on UA 1478")
     #expect(model.reservation == nil)
   }
+
+  @Test func book_failure_keepsTheErrorForTheScreensWords_untilTheNextTry() {
+    let booking = ScriptedBooking()
+    let declined = ServiceError.refused("card_declined", "the card Visa •••• 0002 was declined: nothing was booked")
+    booking.failure = declined
+    let model = FlightBookingViewModel(
+      offer: StubFlights.offer(on: StubFlights.day(30)), environment: environment(booking: booking))
+    let failures = model.$failure.record()
+    model.passengerNameChanged("Ada Lovelace", at: 0)
+    model.bookTapped()
+    settle()
+    booking.failure = nil
+    model.bookTapped()
+    settle()
+    #expect(failures.values == [nil, nil, declined, nil])
+    #expect(model.reservation != nil)
+  }
 }
 
 /// Flights for the view models: airports by query, three FRA→SYD offers, the stub's validation.

@@ -175,6 +175,17 @@ import Testing
     #expect(model.reservation != nil)
   }
 
+  @Test func booking_failure_keepsTheErrorForTheScreensWords() {
+    let model = CarBookingViewModel(
+      offerID: "car_declined", environment: environment(ScriptedCarService()), idempotencyKey: "k4")
+    let failures = model.$failure.record()
+    model.driverNameChanged("Ada Lovelace")
+    model.bookTapped()
+    scheduler.run()
+    #expect(failures.values.map { $0?.code } == [nil, nil, "insufficient_funds"])
+    #expect(model.reservation == nil)
+  }
+
   @Test func booking_priceChanged_offersTheNewPrice() {
     let service = ScriptedCarService()
     let model = CarBookingViewModel(offerID: "car_risen", environment: environment(service), idempotencyKey: "k2")

@@ -91,7 +91,8 @@ import Testing
     #expect(state.isShowingDropdown(Self.airports))  // shown, dimmed
     #expect(state.handle(.enter, suggestions: Self.airports) == .ignored)  // the screen keeps "san fran"
     #expect(state.handle(.tab, suggestions: Self.airports) == .ignored)
-    #expect(state.handle(.down, suggestions: Self.airports) == .ignored)
+    #expect(state.handle(.down, suggestions: Self.airports) == .moved)  // waits, moves nothing
+    #expect(state.highlightedIndex(in: Self.airports) == nil)
     // The answer for the new text arrives: its first row is highlighted.
     let fresh = AutocompleteList(["SFO  San Francisco International"], answering: "san fran")
     #expect(state.handle(.enter, suggestions: fresh) == .picked(0))

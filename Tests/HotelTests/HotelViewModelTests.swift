@@ -259,6 +259,18 @@ extension HotelRowState {
     #expect(model.newOfferId == "hof_new")
     #expect(!model.isBookEnabled)
   }
+
+  @Test func booking_failure_keepsTheErrorForTheScreensWords() {
+    let model = HotelBookingViewModel(
+      offer: offer, client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), idempotencyKey: "k5")
+    let failures = model.$failure.record()
+    model.guestNameChanged("Ada Lovelace")
+    model.bookTapped()
+    remote.fail("book \(offer.id) Ada Lovelace k5", .notSignedIn, as: Reservation.self)
+    scheduler.advance()
+    #expect(failures.values == [nil, nil, .notSignedIn])
+    #expect(model.errorMessage == ServiceError.notSignedIn.message)
+  }
 }
 
 @Suite struct HotelMapViewModelTests {

@@ -100,6 +100,7 @@ public struct CheckoutView: Widget {
 /// // render: checkout.render(in: Rect(x: x, y: y, width: w, height: CheckoutView.height), focused: …, into: &buffer)
 /// // keys, when the payment row has focus: if checkout.handle(key) == .handled { return .handled }
 /// // Book: guard checkout.isReadyToBook() else { return }; model.cardSelected(checkout.selectedCardId)
+/// // Failed: show checkout.message(forBookingFailure: error), worded when it arrives (CheckoutMessages)
 /// ```
 ///
 /// Keys while focused: ← → (or `-` `+`) another card, `s` or Enter signs in when signed out, `r`

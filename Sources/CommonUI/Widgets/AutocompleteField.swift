@@ -55,7 +55,9 @@ public enum AutocompleteEvent: Hashable, Sendable {
 /// highlighted is what Enter takes:
 /// - Typing edits the text and opens the dropdown; when suggestions answering the text arrive, the
 ///   first one is highlighted.
-/// - ↓ ↑ move the highlight (stopping at the ends); ↓ also reopens a closed dropdown.
+/// - ↓ ↑ move the highlight (stopping at the ends); ↓ also reopens a closed dropdown. While the
+///   dropdown shows a stale list or a spinner they do nothing (they never jump to another field
+///   under a list that is about to change); with no dropdown they are the screen's.
 /// - Enter or Tab take the highlighted suggestion (``AutocompleteEvent/picked(_:)``). With no
 ///   suggestions, or only a stale list that answers an older text (still loading), nothing is
 ///   highlighted and both are ``AutocompleteEvent/ignored``: the screen keeps the typed text (a
@@ -123,14 +125,17 @@ public struct AutocompleteState: Hashable, Sendable {
         highlighted = min(index + 1, list.count - 1)
         return .moved
       }
-      guard !isOpen, list.count > 0, isCurrent(list) else { return .ignored }
+      if isShowingDropdown(list) { return .moved }  // a list on its way: wait for it
+      guard list.count > 0, isCurrent(list) else { return .ignored }
       isOpen = true
       highlighted = 0
       return .moved
     case .up:
-      guard let index else { return .ignored }
-      highlighted = max(0, index - 1)
-      return .moved
+      if let index {
+        highlighted = max(0, index - 1)
+        return .moved
+      }
+      return isShowingDropdown(list) ? .moved : .ignored
     case .escape:
       guard isShowingDropdown(list) else { return .ignored }
       isOpen = false
