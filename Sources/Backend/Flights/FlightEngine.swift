@@ -145,13 +145,11 @@ public final class FlightEngine: FlightSearching, Sendable {
     } else {
       chosen = Self.sorted(outbound, by: request.sort).prefix(request.limit).map { [$0] }
     }
-    let offers = try chosen.map { try offer(for: $0, cabin: request.cabin, adults: request.adults, pricing: pricing) }
-    guard request.sort == .price, !pricing.isIdentity else { return offers }
+    let results = chosen.map { priced($0, cabin: request.cabin, adults: request.adults, pricing: pricing) }
+    guard request.sort == .price, !pricing.isIdentity else { return results.map(\.offer) }
     // Rounding each converted line may swap two offers a minor unit apart: keep price order, ties as found.
-    return offers.enumerated().sorted {
-      ($0.element.price.minorUnits, $0.offset) < ($1.element.price.minorUnits, $1.offset)
-    }
-    .map(\.element)
+    return results.enumerated().sorted { ($0.element.total, $0.offset) < ($1.element.total, $1.offset) }
+      .map(\.element.offer)
   }
 
   /// The offer of `id` at today's seats, priced in the currency of its quote
@@ -223,7 +221,7 @@ public final class FlightEngine: FlightSearching, Sendable {
       }
       candidates.append(candidate)
     }
-    return try offer(for: candidates, cabin: id.cabin, adults: id.adults, pricing: pricing)
+    return priced(candidates, cabin: id.cabin, adults: id.adults, pricing: pricing).offer
   }
 
   // MARK: Helpers
@@ -360,10 +358,11 @@ public final class FlightEngine: FlightSearching, Sendable {
     }
   }
 
-  /// The offer of priced candidates (one per direction), in `pricing`'s currency.
-  private func offer(
-    for directions: [ItinerarySearch.Candidate], cabin: Cabin, adults: Int, pricing: OfferPricing
-  ) throws -> FlightOffer {
+  /// The offer of priced candidates (one per direction) in `pricing`'s currency, and its total in
+  /// minor units: per passenger, fare and taxes and fees each converted and rounded, then × adults.
+  private func priced(
+    _ directions: [ItinerarySearch.Candidate], cabin: Cabin, adults: Int, pricing: OfferPricing
+  ) -> (offer: FlightOffer, total: Int64) {
     var itineraries: [Itinerary] = []
     var dated: [[DatedFlight]] = []
     var fareCents: Int64 = 0
@@ -384,46 +383,105 @@ public final class FlightEngine: FlightSearching, Sendable {
       taxCents += candidate.taxCents
       seatsLeft = min(seatsLeft, Int(candidate.seats))
     }
+    let fare = pricing.minorUnits(cents: fareCents)
+    let taxes = pricing.minorUnits(cents: taxCents)
     let perPassenger = FareBreakdown(
-      fare: try pricing.price(cents: fareCents), taxesAndFees: try pricing.price(cents: taxCents))
-    let total = perPassenger.times(adults).total
-    let id = FlightOfferID(cabin: cabin, adults: adults, directions: dated, quotedTotal: total)
-    return FlightOffer(
+      fare: pricing.money(minorUnits: fare), taxesAndFees: pricing.money(minorUnits: taxes))
+    let total = (fare + taxes) * Int64(adults)
+    let id = FlightOfferID(
+      cabin: cabin, adults: adults, directions: dated, quotedTotal: pricing.money(minorUnits: total))
+    let offer = FlightOffer(
       id: id, cabin: cabin, adults: adults, itineraries: itineraries, perPassenger: perPassenger,
       seatsAvailable: seatsLeft)
+    return (offer, total)
   }
 }
 
-/// The currency an engine prices offers in, and how: USD fares as they are; another currency
-/// converted from USD at the exchange rates and rounded to its minor units.
+/// The currency an engine prices offers in, and how: a US-cent amount times an exact ratio of
+/// integers (minor units of the currency per US cent, from the ECB rates per euro of USD and of
+/// the currency), rounded half away from zero to a whole number of minor units.
+///
+/// Exact rational arithmetic (no `Decimal` division per amount): `cents × 10^digits × rate(cur) /
+/// (100 × rate(USD))`, so a conversion is a few integer operations and rounds the true value, not
+/// a 38-digit approximation of it. USD is the identity (ratio 1, two digits).
 struct OfferPricing {
   /// The ISO 4217 code (upper case).
   let currency: String
-  /// Nil for USD (no conversion).
-  private let rates: ExchangeRates?
+  /// Decimal digits of the currency's minor unit (ISO 4217): JPY 0, EUR 2, KWD 3.
+  let digits: Int
+  /// Minor units of ``currency`` per US cent = numerator / denominator (both positive).
+  private let numerator: Int128
+  private let denominator: Int128
 
   /// - Throws: ``ServiceError`` (invalid input): `unknown_currency` (not ISO 4217),
   ///   `unsupported_currency` (no exchange rate); `exchange_rates_unavailable` (exit 1) when the
   ///   rates cannot be read.
   init(currency code: String, rates: () throws -> ExchangeRates) throws {
     currency = code.trimmingCharacters(in: .whitespaces).uppercased()
-    if currency == FarePolicy.currency {
-      self.rates = nil
-    } else {
-      let loaded = try rates()
-      _ = try loaded.rate(from: FarePolicy.currency, to: currency)  // checks the code and its rate
-      self.rates = loaded
+    guard currency != FarePolicy.currency else {
+      digits = 2
+      numerator = 1
+      denominator = 1
+      return
     }
+    let loaded = try rates()
+    _ = try loaded.rate(from: FarePolicy.currency, to: currency)  // checks the code and that both have a rate
+    digits = try Self.minorDigits(currency)
+    let (target, targetScale) = Self.integerAndScale(loaded.ratesPerEuro[currency] ?? 1)
+    let (usd, usdScale) = Self.integerAndScale(loaded.ratesPerEuro[FarePolicy.currency] ?? 1)
+    // cents / 100 × (target / 10^targetScale) / (usd / 10^usdScale) × 10^digits
+    numerator = target * Self.power(usdScale + digits)
+    denominator = usd * Self.power(targetScale + 2)
   }
 
   /// True when prices stay in the fare currency (USD).
-  var isIdentity: Bool { rates == nil }
+  var isIdentity: Bool { currency == FarePolicy.currency }
 
-  /// `cents` US cents in ``currency``: converted at full precision, then rounded half away from
-  /// zero to the currency's minor units (exact for USD).
-  func price(cents: Int64) throws -> Money {
-    let usd = Money(amount: Decimal(cents) / 100, currency: FarePolicy.currency)
-    guard let rates else { return usd }
-    return try rates.convert(usd, to: currency)
+  /// `cents` US cents in minor units of ``currency``, rounded half away from zero.
+  func minorUnits(cents: Int64) -> Int64 {
+    let scaled = Int128(cents) * numerator
+    let magnitude = (2 * scaled.magnitude + UInt128(denominator)) / (2 * UInt128(denominator))
+    return scaled < 0 ? -Int64(magnitude) : Int64(magnitude)
+  }
+
+  /// `minor` minor units of ``currency`` as money (exact: no rounding needed).
+  func money(minorUnits minor: Int64) -> Money {
+    let significand = Decimal(minor.magnitude)
+    return Money(
+      amount: Decimal(sign: minor < 0 ? .minus : .plus, exponent: -digits, significand: significand),
+      currency: currency)
+  }
+
+  private static func minorDigits(_ code: String) throws -> Int {
+    do {
+      return try Currency.named(code).minorUnits
+    } catch {
+      throw ServiceError.invalid("unknown_currency", error.localizedDescription)
+    }
+  }
+
+  private static func power(_ exponent: Int) -> Int128 {
+    var result: Int128 = 1
+    for _ in 0..<exponent { result *= 10 }
+    return result
+  }
+
+  /// A positive rate as an integer and its decimal scale (`1.1172` → (11172, 4)): exact for the
+  /// ECB's rates (at most 6 significant digits); a rate with more than 8 decimals is rounded to 8,
+  /// which keeps every product within `Int128` for any amount a fare can reach.
+  private static func integerAndScale(_ rate: Decimal) -> (Int128, Int) {
+    var scale = 0
+    var scaled = rate
+    while scale < 8 {
+      var value = scaled
+      var whole = Decimal()
+      NSDecimalRound(&whole, &value, 0, .plain)
+      if whole == scaled { break }
+      scaled *= 10
+      scale += 1
+    }
+    var rounded = Decimal()
+    NSDecimalRound(&rounded, &scaled, 0, .plain)
+    return (Int128(NSDecimalNumber(decimal: rounded).int64Value), scale)
   }
 }
