@@ -123,10 +123,10 @@ final class CarSearchScreen: Screen {
       Paragraph(message, style: theme.warning).render(
         in: Rect(x: area.x, y: area.y + 12, width: width, height: max(0, min(2, area.height - 12))), into: &buffer)
     }
-    // The place field last: its suggestions drop down over the form.
+    // The place field last: its suggestions drop down over the form, as wide as the screen.
     AutocompleteField("Pick-up at", state: place, suggestions: suggestions).labelWidth(12).fieldWidth(width)
       .placeholder("Airport code or city").focused(focus == .place && !leftField)
-      .render(in: Rect(x: area.x, y: area.y + 2, width: width, height: max(0, area.height - 2)), into: &buffer)
+      .render(in: Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2)), into: &buffer)
   }
 
   func handle(_ key: Key) -> KeyResult {
