@@ -54,13 +54,18 @@ extension BenchmarkSuite {
       let times = sample(count: queries.count, warmup: 5) { index in
         do { offers += try engine.search(queries[index]).offers.count } catch { failures += 1 }
       }
+      func kind(_ named: Bool) -> String {
+        let values = times.indices.filter { ($0 % places.count % 3 == 0) == named }.map { times[$0] }.sorted()
+        return "\(named ? "desk places" : "points") median \(format(Figure.percentile(values, 0.5))) ms, "
+          + "p95 \(format(Figure.percentile(values, 0.95))) ms"
+      }
       return [
         Figure(
           name: "cars.search", unit: "ms", target: 5, values: times,
           note:
             "\(places.count) random locations (points ≤ 30 km from a desk airport; 1 in 3 a desk place) × \(passes), "
             + "random period/class/company/promo, "
-            + "empty store; \(offers / max(1, times.count)) results per search"
+            + "empty store; \(offers / max(1, times.count)) results per search; \(kind(true)), \(kind(false))"
             + (failures > 0 ? "; \(failures) refused (desk closed, promo expired)" : ""))
       ]
     } catch {

@@ -24,7 +24,7 @@ extension BenchmarkSuite {
   static let contentionWorkers = 4
 
   func contentionFigures() -> [Figure] {
-    let rounds = quick ? 1 : 3
+    let rounds = quick ? 1 : 5
     var rates: [Double] = []
     var latencies: [Double] = []
     var notes: [String] = []

@@ -1,11 +1,14 @@
 import Foundation
 
 /// Chooses the "hard" flight pairs of the benchmark from the route data itself, never by hand:
-/// two small airports (at most ``maxNeighbours`` airports served, both ways counted) on different
-/// continents, at least ``minimumKm`` apart, whose shortest path in the route graph is exactly
-/// three flights. No itinerary with at most one stop can exist between them (no route path of
-/// one or two flights exists at all); whether a two-stop itinerary exists on a given date is left
-/// to the flight engine, which the benchmark asks (and fails loudly when it disagrees).
+/// two airports on different continents, at least ``minimumKm`` apart, whose shortest path in the
+/// route graph is exactly three flights. No itinerary with at most one stop can exist between
+/// them (no route path of one or two flights exists at all); whether a two-stop itinerary exists
+/// on a given date is left to the flight engine, which the benchmark asks (and fails loudly when
+/// it disagrees). Two kinds, by how many airports each end serves (both directions counted):
+/// ``regional`` (1–3, small airports: the user's typical "needs two stops" trip) and ``busy``
+/// (40 or more: large airports of carriers that do not meet, whose searches expand the most
+/// connections).
 ///
 /// Deterministic: origins are taken in the order of a stable hash of their code (spread over the
 /// world, not alphabetical), each origin's destination is the candidate with the smallest stable
@@ -26,7 +29,8 @@ struct HardPairSelector {
     var description: String { "\(origin)→\(destination) (\(distanceKm) km)" }
   }
 
-  static let maxNeighbours = 3
+  static let regional = 1...3
+  static let busy = 40...Int.max
   static let minimumKm = 5000.0
 
   let airports: [Airport]
@@ -70,11 +74,11 @@ struct HardPairSelector {
     return distance
   }
 
-  /// Candidate pairs in the deterministic order, as many as there are (callers take a prefix and
-  /// check each with the engine).
-  func candidates() -> some Sequence<Pair> {
-    let small = airports.indices.filter { (1...Self.maxNeighbours).contains(neighbourCount[$0]) && !next[$0].isEmpty }
-    let origins = small.sorted { stableHash(airports[$0].iata) < stableHash(airports[$1].iata) }
+  /// Candidate pairs whose two airports each serve `neighbours` airports, in the deterministic
+  /// order, as many as there are (callers take a prefix and check each with the engine).
+  func candidates(neighbours: ClosedRange<Int>) -> some Sequence<Pair> {
+    let eligible = airports.indices.filter { neighbours.contains(neighbourCount[$0]) && !next[$0].isEmpty }
+    let origins = eligible.sorted { stableHash(airports[$0].iata) < stableHash(airports[$1].iata) }
     var used = Set<Int>()
     var position = 0
     return AnyIterator<Pair> {
@@ -86,7 +90,7 @@ struct HardPairSelector {
         var best: (hash: UInt64, index: Int, km: Double)?
         for (destination, count) in flights(from: origin, depth: 3) where count == 3 && !used.contains(destination) {
           let b = airports[destination]
-          guard (1...Self.maxNeighbours).contains(neighbourCount[destination]), b.continent != a.continent,
+          guard neighbours.contains(neighbourCount[destination]), b.continent != a.continent,
             !a.continent.isEmpty, !b.continent.isEmpty
           else { continue }
           let km = Self.greatCircleKm(a.latitude, a.longitude, b.latitude, b.longitude)

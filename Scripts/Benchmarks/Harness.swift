@@ -159,13 +159,20 @@ func monotonicNanoseconds() -> UInt64 {
   return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }
 
-/// FNV-1a (64 bits) of `text`: a hash that is the same in every process, for deterministic picks.
+/// FNV-1a (64 bits) of `text`, then MurmurHash3's 64-bit finaliser (so that the order of hashes
+/// does not follow the first letter): a hash that is the same in every process, for
+/// deterministic picks.
 func stableHash(_ text: String) -> UInt64 {
   var hash: UInt64 = 0xcbf2_9ce4_8422_2325
   for byte in text.utf8 {
     hash ^= UInt64(byte)
     hash = hash &* 0x0000_0100_0000_01b3
   }
+  hash ^= hash >> 33
+  hash = hash &* 0xff51_afd7_ed55_8ccd
+  hash ^= hash >> 33
+  hash = hash &* 0xc4ce_b9fe_1a85_ec53
+  hash ^= hash >> 33
   return hash
 }
 

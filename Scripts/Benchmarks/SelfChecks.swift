@@ -78,16 +78,22 @@ enum SelfChecks {
       ("SA1", "HB1"), ("HB1", "SA1"), ("HB1", "HB2"), ("HB2", "HB1"), ("HB2", "SA2"), ("SA2", "HB2"),
       ("HB1", "SA3"), ("SA3", "HB1"),
     ].map { (origin: $0.0, destination: $0.1) }
-    let pairs = Array(HardPairSelector(airports: airports, routes: routes).candidates())
+    let pairs = Array(
+      HardPairSelector(airports: airports, routes: routes).candidates(neighbours: HardPairSelector.regional))
     let codes = Set(pairs.map { [$0.origin, $0.destination] })
     check(codes == [["SA1", "SA2"]] || codes == [["SA2", "SA1"]], "the only hard pair is SA1–SA2 (got \(pairs))")
-    let again = Array(HardPairSelector(airports: airports, routes: routes).candidates())
+    let again = Array(
+      HardPairSelector(airports: airports, routes: routes).candidates(neighbours: HardPairSelector.regional))
     check(again == pairs, "the selection is deterministic")
     let shortcut = routes + [(origin: "HB1", destination: "SA2"), (origin: "SA2", destination: "HB1")]
     check(
-      Array(HardPairSelector(airports: airports, routes: shortcut).candidates()).allSatisfy {
-        !([$0.origin, $0.destination] == ["SA1", "SA2"] || [$0.origin, $0.destination] == ["SA2", "SA1"])
-      }, "a one-stop path makes a pair not hard")
+      Array(HardPairSelector(airports: airports, routes: shortcut).candidates(neighbours: HardPairSelector.regional))
+        .allSatisfy {
+          !([$0.origin, $0.destination] == ["SA1", "SA2"] || [$0.origin, $0.destination] == ["SA2", "SA1"])
+        }, "a one-stop path makes a pair not hard")
+    check(
+      Array(HardPairSelector(airports: airports, routes: routes).candidates(neighbours: HardPairSelector.busy)).isEmpty,
+      "no busy pairs in a graph of small airports")
     return (failures, count)
   }
 
