@@ -94,7 +94,7 @@ extension BenchmarkSuite {
     var problems: [String] = []
     for (tier, busy) in [(HardPairSelector.regional, false), (HardPairSelector.busy, true)] {
       var found = 0
-      for pair in selector.candidates(neighbours: tier).prefix(wanted * 6) {
+      for pair in selector.candidates(neighbours: tier) {
         guard found < wanted else { break }
         var dates: [LocalDate] = []
         for date in week {

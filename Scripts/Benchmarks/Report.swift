@@ -16,7 +16,16 @@ struct Report: Codable {
   var machine: Machine
   /// Milliseconds of the fixed calibration workload in this run.
   var calibrationMilliseconds: Double
+  /// The 1-minute load average (`/proc/loadavg`) when the run started and when it ended.
+  var loadAverage: [Double]?
   var figures: [Figure]
+
+  /// The 1-minute load average, or nil where `/proc/loadavg` is not readable.
+  static func loadAverage() -> Double? {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.flatMap {
+      Double($0)
+    }
+  }
 
   static func machine() -> Machine {
     let cpuInfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""

@@ -44,8 +44,13 @@ if !selfChecks.failures.isEmpty {
 }
 print("self-checks: \(selfChecks.count) passed (percentiles, contention verifier, hard-pair selection)")
 
-let calibration = sample(count: options.quick ? 3 : 15, warmup: 1) { _ in _ = calibrationWorkload() }
+// Calibrated before and after the figures (the median of both), with the load average at both
+// ends: the machine is shared, and a busy one inflates every figure.
+let loadAtStart = Report.loadAverage()
+var calibration = sample(count: options.quick ? 3 : 15, warmup: 1) { _ in _ = calibrationWorkload() }
 let figures = suite.run()
+calibration += sample(count: options.quick ? 3 : 15, warmup: 1) { _ in _ = calibrationWorkload() }
+let loadAtEnd = Report.loadAverage()
 
 let report = Report(
   date: ISO8601DateFormatter().string(from: Date()),
@@ -54,6 +59,7 @@ let report = Report(
   build: binDirectory.lastPathComponent,
   machine: Report.machine(),
   calibrationMilliseconds: Figure.percentile(calibration.sorted(), 0.5),
+  loadAverage: [loadAtStart, loadAtEnd].compactMap { $0 },
   figures: figures)
 
 var baseline: Report?
@@ -62,7 +68,8 @@ if let path = options.baseline, let data = FileManager.default.contents(atPath: 
 }
 print(
   "travel benchmarks — \(report.mode), \(report.build) build, commit \(report.commit), \(report.machine.cores) cores, "
-    + "calibration \(format(report.calibrationMilliseconds)) ms")
+    + "calibration \(format(report.calibrationMilliseconds)) ms, load average (1 min) "
+    + (report.loadAverage ?? []).map { String(format: "%.2f", $0) }.joined(separator: " → "))
 let regressions = printTable(report, baseline: baseline)
 
 if let output = options.output {
