@@ -22,6 +22,9 @@ import Foundation
 /// captured charge per reservation and no other. A violation fails the run.
 extension BenchmarkSuite {
   static let contentionWorkers = 4
+  /// `TRAVEL_BENCH_FAULT=double-report` or `=drop-report` makes each worker misreport its bookings
+  /// (one reported twice, or one left out), to see the verifier fail the run end to end.
+  static let faultVariable = "TRAVEL_BENCH_FAULT"
 
   func contentionFigures() -> [Figure] {
     let rounds = quick ? 1 : 5
@@ -115,10 +118,12 @@ extension BenchmarkSuite {
 
       // Start the workers, wait until each is ready (services built), then give the signal.
       var pids: [pid_t] = []
+      var workerEnvironment = environment()
+      workerEnvironment[Self.faultVariable] = ProcessInfo.processInfo.environment[Self.faultVariable]
       for worker in 0..<Self.contentionWorkers {
         guard
           let pid = launch(
-            benchBinary, ["--child", "book-worker", planPath, String(worker)], environment: environment(),
+            benchBinary, ["--child", "book-worker", planPath, String(worker)], environment: workerEnvironment,
             stderrPath: directory.appendingPathComponent("worker-\(worker).err").path)
         else {
           pids.forEach { kill($0, SIGKILL) }
@@ -260,6 +265,13 @@ func runBookingWorker(_ arguments: [String]) -> Int32 {
       }
     }
     report.endNanoseconds = monotonicNanoseconds()
+    if let first = report.reservations.first {
+      switch ProcessInfo.processInfo.environment[BenchmarkSuite.faultVariable] {
+      case "double-report": report.reservations.append(first)
+      case "drop-report": report.reservations.removeFirst()
+      default: break
+      }
+    }
     try JSONEncoder().encode(report).write(to: URL(fileURLWithPath: plan.reportPath(worker)))
     return 0
   } catch {
