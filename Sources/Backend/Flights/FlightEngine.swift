@@ -467,8 +467,8 @@ struct OfferPricing {
   }
 
   /// A positive rate as an integer and its decimal scale (`1.1172` → (11172, 4)): exact for the
-  /// ECB's rates (at most 6 significant digits); a rate with more than 8 decimals is rounded to 8,
-  /// which keeps every product within `Int128` for any amount a fare can reach.
+  /// ECB's rates (at most 5 decimals in the shipped file); a rate with more than 8 decimals is
+  /// rounded to 8, which keeps every product within `Int128` for any amount a fare can reach.
   private static func integerAndScale(_ rate: Decimal) -> (Int128, Int) {
     var scale = 0
     var scaled = rate
