@@ -14,35 +14,20 @@ public struct AccountClient: Sendable {
     self.scheduler = scheduler
   }
 
-  /// A publisher of `work`'s result: one value then `.finished`, or a failure. Any error that is
-  /// not a ``ServiceError`` becomes one of kind ``ServiceError/Kind/unavailable``.
+  /// A publisher of `work`'s result: one value then `.finished`, or a failure (any error as a
+  /// ``ServiceError``, see ``ServiceError/init(wrapping:)``), delivered on the scheduler.
   public func perform<T>(_ work: @escaping @Sendable (AccountEnvironment) throws -> T) -> AnyPublisher<T, ServiceError>
   {
     let environment = environment
-    return Deferred {
-      Future<T, ServiceError> { promise in
-        do {
-          promise(.success(try work(environment)))
-        } catch {
-          promise(.failure(AccountClient.serviceError(error)))
-        }
-      }
-    }
-    .receive(on: scheduler)
-    .eraseToAnyPublisher()
+    return ServiceCall.publisher { try work(environment) }
+      .receive(on: scheduler)
+      .eraseToAnyPublisher()
   }
 }
 
 extension AccountClient {
-  /// `error` as a service error (itself when it is one).
-  static func serviceError(_ error: any Error) -> ServiceError {
-    if let error = error as? ServiceError { return error }
-    if let error = error as? CLIError {
-      return ServiceError(
-        error.exitStatus == 2 ? .invalidInput : .refused, code: error.code, message: error.message)
-    }
-    return ServiceError(.unavailable, code: "failed", message: error.localizedDescription)
-  }
+  /// `error` as a service error (see ``ServiceError/init(wrapping:)``).
+  static func serviceError(_ error: any Error) -> ServiceError { ServiceError(wrapping: error) }
 }
 
 /// An alert a view shows: a title and a message, dismissed by the user.

@@ -36,20 +36,7 @@ public struct FlightsViewEnvironment {
   /// Runs `body` on the background queue and delivers its result on the main queue, never failing
   /// (a failure travels in the `Result` as a ``ServiceError``, so a stream survives it).
   func call<T>(_ body: @escaping @Sendable () throws -> T) -> AnyPublisher<Result<T, ServiceError>, Never> {
-    Deferred {
-      Future<Result<T, ServiceError>, Never> { promise in
-        do {
-          promise(.success(.success(try body())))
-        } catch let error as ServiceError {
-          promise(.success(.failure(error)))
-        } catch {
-          promise(.success(.failure(ServiceError(.unavailable, code: "failed", message: error.localizedDescription))))
-        }
-      }
-    }
-    .subscribe(on: backgroundQueue)
-    .receive(on: mainQueue)
-    .eraseToAnyPublisher()
+    ServiceCall.result(on: backgroundQueue, deliverOn: mainQueue, body)
   }
 
   /// `money` formatted for people, in its own currency (`$702.00`, `€628.22`, `¥108,100`).

@@ -189,19 +189,6 @@ public final class CheckoutModel {
 
   /// `body` on the background queue, its result (never a failure) on the main queue.
   private func run<T>(_ body: @escaping @Sendable () throws -> T) -> AnyPublisher<Result<T, ServiceError>, Never> {
-    Deferred {
-      Future<Result<T, ServiceError>, Never> { promise in
-        do {
-          promise(.success(.success(try body())))
-        } catch let error as ServiceError {
-          promise(.success(.failure(error)))
-        } catch {
-          promise(.success(.failure(ServiceError(.unavailable, code: "failed", message: error.localizedDescription))))
-        }
-      }
-    }
-    .subscribe(on: backgroundQueue)
-    .receive(on: mainQueue)
-    .eraseToAnyPublisher()
+    ServiceCall.result(on: backgroundQueue, deliverOn: mainQueue, body)
   }
 }

@@ -59,20 +59,7 @@ public struct HotelClient: Sendable {
     let queue: DispatchQueue
 
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) -> AnyPublisher<T, ServiceError> {
-      let queue = queue
-      return Deferred {
-        Future<T, ServiceError> { promise in
-          queue.async {
-            do {
-              promise(.success(try body()))
-            } catch let error as ServiceError {
-              promise(.failure(error))
-            } catch {
-              promise(.failure(ServiceError(.unavailable, code: "failed", message: error.localizedDescription)))
-            }
-          }
-        }
-      }.eraseToAnyPublisher()
+      ServiceCall.publisher(body).subscribe(on: queue).eraseToAnyPublisher()
     }
   }
 }
