@@ -17,9 +17,12 @@ import Testing
   let booking = ScriptedBooking()
   let backend = TestBackend(width: 80, height: 24)
   static let today = LocalDate("2026-12-01")!
+  /// The accounts behind ``environment(signedIn:)`` (one test's, so a test can sign out meanwhile).
+  let signedInAccount = MemoryBookingAccount(signedIn: true)
+  let signedOutAccount = MemoryBookingAccount(signedIn: false)
 
   func environment(signedIn: Bool = true) -> FlightScreenEnvironment {
-    let account = MemoryBookingAccount(signedIn: signedIn).account
+    let account = (signedIn ? signedInAccount : signedOutAccount).account
     return FlightScreenEnvironment(
       views: FlightsViewEnvironment(
         flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
@@ -143,7 +146,7 @@ import Testing
     #expect(screen.focus == .to)
   }
 
-  @Test func searchForm_whileLoading_enterNeverTakesAListForAnOlderText() throws {
+  @Test func searchForm_whileLoading_enterNeverTakesAListForAnOlderText_butWaitsForTheNewOne() throws {
     let screen = FlightSearchScreen(environment: environment())
     let app = app(screen)
     type(app, "san")
@@ -151,10 +154,86 @@ import Testing
     type(app, " fra")  // the list still answers "san"
     try assertSnapshot(frame(app), named: "search-suggestions-stale")
     #expect(!frame(app).contains("▸ S"))
-    press(app, [.enter])
+    press(app, [.enter])  // waits for the answer to "san fra" (a spinner instead of the stale rows)
     #expect(screen.from.text == "san fra")
+    #expect(screen.from.isAwaitingAnswer)
+    #expect(screen.model.origin.selection == nil)
+    #expect(screen.focus == .from)
+    #expect(!frame(app).contains("San Diego"))
+    #expect(app.footerHints.contains(KeyHint("Esc", "keep text")))
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(screen.from.text == "SFO")
+    #expect(screen.focus == .to)
+  }
+
+  // MARK: Enter before the suggestions (pending accept)
+
+  /// "san fra" and Enter at once: the first suggestion of the answer is taken when it comes.
+  @Test func pending_enterBeforeTheSuggestions_takesTheFirstWhenTheyArrive() throws {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "san fra")
+    press(app, [.enter])
+    #expect(flights.queries.isEmpty)
+    #expect(screen.focus == .from)
+    #expect(screen.isAnimating)
+    try assertSnapshot(frame(app), named: "search-pending")
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(screen.from.text == "SFO")
+    #expect(screen.model.origin.selection?.iata == "SFO")
+    #expect(screen.focus == .to)
+    #expect(!screen.isAnimating)
+  }
+
+  @Test func pending_tabMovesOn_theFieldItLeftIsFilled_typingCancels() {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "san fra")
+    press(app, [.tab])
+    #expect(screen.focus == .to)
+    type(app, "new")
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(screen.from.text == "SFO")  // filled behind the focus
+    #expect(screen.focus == .to)  // and the focus stays where Tab put it
+    #expect(screen.to.text == "new")  // To was not taken: no Enter there
+    type(app, "ark")  // "newark"
+    press(app, [.enter])
+    #expect(screen.to.isAwaitingAnswer)
+    press(app, [.backspace])  // typing again cancels
+    #expect(!screen.to.isAwaitingAnswer)
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(screen.to.text == "newar")
+    #expect(screen.focus == .to)
+  }
+
+  @Test func pending_emptyAnswer_keepsTheTypedText() {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "37.62,-122.38")
+    press(app, [.enter])
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(screen.from.text == "37.62,-122.38")
     #expect(screen.model.origin.selection == nil)
     #expect(screen.focus == .to)
+  }
+
+  /// Search pressed while To still waits: the search waits for the airport, never going out with
+  /// "new" as typed.
+  @Test func pending_searchWaitsForTheAnswer() throws {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    pickAirport(app, "san")
+    type(app, "new")
+    press(app, [.tab])  // To waits for "new"
+    type(app, "2026-12-20")
+    press(app, [.tab, .tab, .tab, .tab, .tab, .enter])  // Search
+    #expect(screen.searchRequested)
+    #expect(flights.searches.isEmpty)
+    #expect(frame(app).contains("Searching as soon as the airport suggestions arrive…"))
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(screen.to.text == "JFK")
+    #expect(flights.searches.map(\.destination) == ["JFK"])
+    #expect(app.currentScreen is FlightResultsScreen)
   }
 
   @Test func searchForm_noSuggestions_enterKeepsTheTypedText() {
@@ -293,9 +372,10 @@ import Testing
     let app = app(screen)
     pickAirport(app, "san")
     type(app, "LHR")
-    press(app, [.tab])
+    press(app, [.tab])  // To waits for the answer to "LHR"; Search waits for To
     type(app, "2026-12-20")
     press(app, [.tab, .tab, .tab, .tab, .tab, .enter])
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
     try assertSnapshot(frame(app), named: "results-none")
   }
 
@@ -387,9 +467,10 @@ import Testing
     #expect(screen.failureText == text)
     try assertSnapshot(frame(app), named: "booking-card-declined")
     #expect(!frame(app).contains("--card"))
-    press(app, [.tab, .right])  // another card: the message still names the declined one
+    press(app, [.tab, .right])  // another card: the declined one's message has done its job
     #expect(screen.checkout.selectedCardId == "card_mc")
-    #expect(screen.failureText == text)
+    #expect(screen.failureText == nil)
+    #expect(!frame(app).contains("declined"))
     booking.failure = nil
     press(app, [.enter])
     #expect(booking.requests.map(\.cardID) == ["card_visa", "card_mc"])
@@ -434,6 +515,28 @@ import Testing
     #expect(screen.failureText == "You are signed out: nothing was booked. Press Enter to sign in, then book again.")
     #expect(frame(app).contains("You are signed out: nothing was booked."))
     #expect(!frame(app).contains("account login"))
+  }
+
+  /// Signed out at Book (the session was ended elsewhere), then signed in from the sheet: the
+  /// failure line goes with its cause, before the next Book.
+  @Test func book_sessionEnded_signInFromTheSheet_clearsTheFailure() throws {
+    let (app, screen) = try details()
+    booking.failure = .notSignedIn
+    type(app, "Ada Lovelace")
+    signedInAccount.signOut()  // as `account logout` in another shell
+    press(app, [.enter])
+    #expect(screen.failureText != nil)
+    #expect(screen.checkout.model.payer == .signedOut)
+    press(app, [.tab, .enter])  // Pay with: Enter opens the sign-in sheet
+    #expect(app.currentScreen is SignInSheetScreen)
+    type(app, MemoryBookingAccount.email)
+    press(app, [.tab])
+    type(app, MemoryBookingAccount.password)
+    press(app, [.enter])
+    #expect(app.currentScreen === screen)
+    #expect(screen.failureText == nil)
+    #expect(!frame(app).contains("signed out"))
+    #expect(booking.requests.isEmpty)  // nothing is booked on its own: Book again when ready
   }
 
   @Test func details_twoAdults_oneNameEach() throws {

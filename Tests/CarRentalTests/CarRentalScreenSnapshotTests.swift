@@ -103,6 +103,40 @@ import Testing
     #expect(screen.focus == .pickup)
   }
 
+  /// "la" and Enter at once, before the suggestions: LAX is taken when they arrive.
+  @Test func place_enterBeforeTheSuggestions_takesTheFirstWhenTheyArrive() {
+    let screen = CarSearchScreen(environment: environment)
+    let app = app(screen)
+    type(app, "la")
+    press(app, [.enter])
+    #expect(screen.place.isAwaitingAnswer)
+    #expect(screen.focus == .place)
+    #expect(frame(app).contains("Looking up…"))
+    scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
+    #expect(screen.place.text == "LAX")
+    #expect(screen.focus == .pickup)
+    #expect(!screen.place.isAwaitingAnswer)
+  }
+
+  @Test func place_tabBeforeTheSuggestions_searchWaitsForThem() {
+    let screen = CarSearchScreen(environment: environment)
+    let app = app(screen)
+    type(app, "la")
+    press(app, [.tab])  // waits, the focus moves on
+    type(app, "2026-12-20T10:00")
+    press(app, [.enter])
+    type(app, "2026-12-27T10:00")
+    press(app, [.tab, .tab, .tab, .tab, .enter])  // Search, while the place still waits
+    #expect(screen.focus == .search)
+    #expect(screen.searchRequested)
+    #expect(service.lastQuery.value == nil)
+    scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
+    scheduler.run()
+    #expect(screen.place.text == "LAX")
+    #expect(service.lastQuery.value?.pickupPlace == "LAX")  // never "la"
+    #expect(app.currentScreen is CarResultsScreen)
+  }
+
   @Test func searchForm_filled() throws {
     let (app, screen) = filledForm()
     #expect(screen.place.text == "LAX")
@@ -162,6 +196,33 @@ import Testing
     #expect(screen.model.reservation == nil)
     try assertSnapshot(frame(app), named: "booking-insufficient-funds")
     #expect(!frame(app).contains("--card"))
+    press(app, [.down, .right])  // another card: the failure of the first is gone
+    #expect(screen.checkout.selectedCardId == "card_mc")
+    #expect(screen.failureText == nil)
+    #expect(!frame(app).contains("insufficient funds"))
+  }
+
+  /// A session that ended elsewhere: Book fails, the sign-in sheet signs in again, and the failure
+  /// line goes with it (before the next Book).
+  @Test func booking_sessionEnded_signInClearsTheFailure() throws {
+    let screen = bookingScreen("car_session", account: account)
+    let app = app(screen)
+    type(app, "Grace Hopper")
+    account.endSession()
+    press(app, [.enter])
+    scheduler.run()
+    #expect(screen.failureText != nil)
+    press(app, [.down, .enter])  // Pay with: Enter opens the sign-in sheet
+    scheduler.run()
+    #expect(app.currentScreen is SignInSheetScreen)
+    type(app, "ada@example.com")
+    press(app, [.enter])
+    type(app, "correct horse")
+    press(app, [.enter])
+    scheduler.run()
+    #expect(app.currentScreen === screen)
+    #expect(screen.failureText == nil)
+    #expect(!frame(app).contains("session"))
   }
 
   /// Not signed in: Book opens the sign-in sheet; a wrong password says so; after signing in the

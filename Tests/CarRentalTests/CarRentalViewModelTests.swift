@@ -290,6 +290,9 @@ struct ScriptedCarService: CarRentalService {
         "insufficient_funds",
         "the card Visa •••• 4242 has insufficient funds: nothing was booked; use another card with --card ID")
     }
+    if request.offerID == "car_session" {
+      throw ServiceError(.unauthenticated, code: "session_expired", message: "your session has expired")
+    }
     if request.offerID == "car_risen" {
       throw ServiceError.refused(
         "price_changed", "the price of this car is now 250.00 USD (offer car_new)",

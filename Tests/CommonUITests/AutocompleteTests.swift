@@ -89,8 +89,10 @@ import Testing
     #expect(!state.isCurrent(Self.airports))
     #expect(state.highlightedIndex(in: Self.airports) == nil)
     #expect(state.isShowingDropdown(Self.airports))  // shown, dimmed
-    #expect(state.handle(.enter, suggestions: Self.airports) == .ignored)  // the screen keeps "san fran"
+    // Enter waits for the answer to "san fran" (a pending accept); Tab too, letting the screen move.
+    #expect(state.handle(.enter, suggestions: Self.airports) == .awaiting)
     #expect(state.handle(.tab, suggestions: Self.airports) == .ignored)
+    #expect(state.isAwaitingAnswer)
     #expect(state.handle(.down, suggestions: Self.airports) == .moved)  // waits, moves nothing
     #expect(state.highlightedIndex(in: Self.airports) == nil)
     // The answer for the new text arrives: its first row is highlighted.
@@ -98,12 +100,79 @@ import Testing
     #expect(state.handle(.enter, suggestions: fresh) == .picked(0))
   }
 
-  @Test func loading_withNoAnswerYet_enterKeepsTheText() {
+  @Test func loading_withNoAnswerYet_enterWaits_escCancels() {
     var state = typed("SFO")
     let loading = AutocompleteList([], answering: nil, isLoading: true)
     #expect(state.isShowingDropdown(loading))
-    #expect(state.handle(.enter, suggestions: loading) == .ignored)
+    #expect(state.handle(.enter, suggestions: loading) == .awaiting)
     #expect(state.handle(.escape, suggestions: loading) == .closed)
+    #expect(!state.isAwaitingAnswer)
+    #expect(state.answerArrived(AutocompleteList(["SFO  San Francisco"], answering: "SFO")) == nil)
+    #expect(state.text == "SFO")
+  }
+
+  // MARK: Pending accept (Enter before the suggestions)
+
+  @Test func pending_enterBeforeTheAnswer_thenTheAnswerTakesItsFirstSuggestion() {
+    var state = typed("san fra")
+    #expect(state.handle(.enter, suggestions: .empty) == .awaiting)
+    #expect(state.isAwaitingAnswer)
+    #expect(state.awaitedText == "san fra")
+    #expect(state.isShowingDropdown(.empty))  // the spinner
+    #expect(state.handle(.enter, suggestions: .empty) == .awaiting)  // again: still waiting, nothing new
+    #expect(state.answerArrived(Self.airports) == .take(0))
+    #expect(!state.isAwaitingAnswer)
+    state.accept("SFO")
+    #expect(state.text == "SFO")
+    #expect(state.answerArrived(Self.airports) == nil)  // resolved once
+  }
+
+  @Test func pending_emptyAnswer_keepsTheTypedText() {
+    var state = typed("37.62,-122.38")
+    #expect(state.handle(.enter, suggestions: .empty) == .awaiting)
+    #expect(state.answerArrived(AutocompleteList([], answering: "37.62,-122.38")) == .keepText)
+    #expect(!state.isAwaitingAnswer)
+    #expect(state.text == "37.62,-122.38")
+    #expect(state.handle(.enter, suggestions: AutocompleteList([], answering: "37.62,-122.38")) == .ignored)
+  }
+
+  @Test func pending_typingCancelsIt() {
+    var state = typed("san fr")
+    #expect(state.handle(.enter, suggestions: .empty) == .awaiting)
+    #expect(state.handle(.character("a"), suggestions: .empty) == .edited("san fra"))
+    #expect(!state.isAwaitingAnswer)
+    #expect(state.answerArrived(Self.airports) == nil)  // the answer only shows, nothing is taken
+    #expect(state.text == "san fra")
+  }
+
+  @Test func pending_staleAnswerForAnOlderText_isIgnored() {
+    var state = typed("san fra")
+    let older = AutocompleteList(["SAN  San Diego International"], answering: "san")
+    #expect(state.handle(.enter, suggestions: older) == .awaiting)  // the list answers "san"
+    #expect(state.answerArrived(older) == nil)
+    #expect(state.answerArrived(AutocompleteList(["SFO  San Francisco"], answering: "san fr")) == nil)
+    #expect(state.isAwaitingAnswer)
+    #expect(state.answerArrived(Self.airports) == .take(0))
+  }
+
+  @Test func pending_tabStartsItToo_butLetsTheScreenMoveOn() {
+    var state = typed("san fra")
+    #expect(state.handle(.tab, suggestions: .empty) == .ignored)
+    #expect(state.isAwaitingAnswer)
+    state.close()  // the focus left the field: still waiting
+    #expect(state.answerArrived(Self.airports) == .take(0))
+  }
+
+  @Test func pending_neverWithoutTyping_closedList_orEmptyText() {
+    var accepted = AutocompleteState()
+    accepted.accept("SFO")  // a taken suggestion: no answer is due
+    #expect(accepted.handle(.enter, suggestions: Self.airports) == .ignored)
+    var closed = typed("san fr")
+    _ = closed.handle(.escape, suggestions: AutocompleteList([], answering: nil, isLoading: true))
+    #expect(closed.handle(.enter, suggestions: .empty) == .ignored)  // Esc closed the list: keep the text
+    var blank = typed("  ")
+    #expect(blank.handle(.enter, suggestions: .empty) == .ignored)
+    #expect(!blank.isAwaitingAnswer)
   }
 
   @Test func noSuggestions_enterAndEscapeAreTheScreens() {
@@ -172,6 +241,19 @@ import Testing
     )
     .labelWidth(6).loadingText("Looking up airports…").focused(true)
     #expect(loading.rendered(width: 40, height: 3).plainText.contains("Looking up airports…"))
+  }
+
+  @Test func field_pendingAccept_showsTheSpinner_focusedOrNot() {
+    var state = typed("san fran")
+    #expect(state.handle(.enter, suggestions: Self.airports) == .awaiting)
+    let focused = AutocompleteField("From", state: state, suggestions: Self.airports).labelWidth(6)
+      .loadingText("Looking up airports…").focused(true).rendered(width: 40, height: 4).plainText
+    #expect(focused.contains("Looking up airports…"))
+    #expect(!focused.contains("SFO"))  // the stale rows give way to the spinner
+    let unfocused = AutocompleteField("From", state: state, suggestions: Self.airports).labelWidth(6)
+      .rendered(width: 40, height: 4).plainText
+    let row = unfocused.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(row.contains { Spinner.frames.contains($0) })
   }
 
   @Test func field_unfocusedOrClosed_showsNoDropdown() throws {

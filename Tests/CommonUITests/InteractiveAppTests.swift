@@ -24,7 +24,8 @@ final class FakeScreen: Screen {
   }
 
   var isEditingText: Bool { editing }
-  var keyHints: [KeyHint] { [KeyHint("Enter", "open")] }
+  var hints = [KeyHint("Enter", "open")]
+  var keyHints: [KeyHint] { hints }
   var changes: AnyPublisher<Void, Never> { changeSubject.eraseToAnyPublisher() }
   var navigation: AnyPublisher<Navigation, Never> { navigationSubject.eraseToAnyPublisher() }
 
@@ -250,5 +251,20 @@ final class ManualScheduler: @unchecked Sendable {
     #expect(app.footerHints.map(\.keys) == ["Enter", "1-3", "?", "q"])
     flights.editing = true
     #expect(app.footerHints.map(\.keys) == ["Enter", "Esc", "Ctrl-C"])
+  }
+
+  /// A screen whose hints name Esc ("Esc close list" over a suggestion list) gets no second,
+  /// contradicting "Esc back" from the shell; a key list naming Esc among others counts too.
+  @Test func footer_screenNamingEsc_noShellEscHint() throws {
+    let app = makeApp()
+    flights.editing = true
+    flights.hints = [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take airport"), KeyHint("Esc", "close list")]
+    #expect(app.footerHints.filter { $0.keys == "Esc" } == [KeyHint("Esc", "close list")])
+    app.displayNow()
+    try assertSnapshot(backend.text, named: "shell-footer-screen-esc")
+    flights.hints = [KeyHint("Del Esc", "clear")]
+    #expect(app.footerHints.map(\.keys) == ["Del Esc", "Ctrl-C"])
+    flights.hints = [KeyHint("Escape", "odd")]  // a word that merely starts with Esc is not Esc
+    #expect(app.footerHints.map(\.keys) == ["Escape", "Esc", "Ctrl-C"])
   }
 }

@@ -104,14 +104,51 @@ import Testing
     #expect(screen.focus == .dates)
   }
 
-  @Test func place_whileLoading_enterNeverTakesAListForAnOlderText() throws {
+  @Test func place_whileLoading_enterNeverTakesAListForAnOlderText_butWaitsForTheNewOne() throws {
     let (app, screen) = suggested()
     type(app, "is")  // "Paris": the list still answers "Par"
     scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
     try assertSnapshot(frame(app), named: "search-suggestions-stale")
-    press(app, [.enter])
-    #expect(screen.place.text == "Paris")  // as typed
+    press(app, [.enter])  // waits for the answer to "Paris"
+    #expect(screen.place.isAwaitingAnswer)
+    #expect(screen.focus == .place)
+    remote.answer("suggest Paris", [HotelTestData.city("Paris")])
+    scheduler.advance()
+    #expect(screen.place.text == "Paris")
     #expect(screen.autocomplete.selectedQuery == "Paris")
+    #expect(screen.focus == .dates)
+  }
+
+  // MARK: Enter before the suggestions (pending accept)
+
+  /// "Par" and Enter at once: the field waits (a spinner), then takes Paris when it arrives.
+  @Test func place_enterBeforeTheSuggestions_takesTheFirstWhenTheyArrive() throws {
+    let screen = HotelSearchScreen(environment: environment)
+    let app = app(screen)
+    type(app, "Par")
+    press(app, [.enter])
+    #expect(screen.place.isAwaitingAnswer)
+    #expect(screen.isAnimating)
+    try assertSnapshot(frame(app), named: "search-pending")
+    scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
+    remote.answer("suggest Par", [HotelTestData.city("Paris"), HotelTestData.city("Parma", population: 200_000)])
+    scheduler.advance()
+    #expect(screen.place.text == "Paris")
+    #expect(screen.focus == .dates)
+  }
+
+  @Test func place_pending_typingCancels_emptyAnswerKeepsTheText() {
+    let screen = HotelSearchScreen(environment: environment)
+    let app = app(screen)
+    type(app, "Par")
+    press(app, [.enter])
+    type(app, "x")  // typing again: no longer waiting
+    #expect(!screen.place.isAwaitingAnswer)
+    press(app, [.enter])  // waits for "Parx"
+    scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
+    remote.answer("suggest Parx", [PlaceSuggestion]())
+    scheduler.advance()
+    #expect(screen.place.text == "Parx")
     #expect(screen.focus == .dates)
   }
 
@@ -240,6 +277,10 @@ import Testing
       screen.failureText
         == "The card Visa •••• 4242 was declined: nothing was booked. Choose another card (← →) and book again.")
     #expect(!frame(app).contains("--card"))
+    press(app, [.tab, .right])  // another card: the declined one's message is gone
+    #expect(screen.checkout.selectedCardId == "card_mc")
+    #expect(screen.failureText == nil)
+    #expect(!frame(app).contains("declined"))
   }
 
   /// The session ended before Book: the booking fails, the checkout reads the account again and
@@ -261,6 +302,15 @@ import Testing
     press(app, [.enter])
     #expect(app.currentScreen is SignInSheetScreen)
     try assertSnapshot(frame(app), named: "booking-sign-in-sheet")
+    // Signed in from the sheet: back on the booking, and the failure line went with its cause.
+    type(app, MemoryBookingAccount.email)
+    press(app, [.tab])
+    type(app, MemoryBookingAccount.password)
+    press(app, [.enter])
+    scheduler.run()
+    #expect(app.currentScreen === screen)
+    #expect(screen.failureText == nil)
+    #expect(!frame(app).contains("signed out"))
   }
 
   @Test func map_showsClusters_andAsksAgainWhenPannedOrZoomed() throws {

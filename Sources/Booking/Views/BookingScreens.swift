@@ -52,8 +52,12 @@ func suggestionLabel(_ airport: AirportSummary) -> String {
 /// Keys: Tab / Shift-Tab (or ↑ ↓ outside a suggestion list) move between the parts. In From and
 /// To, airports are suggested as you type (CommonUI's ``AutocompleteState``): the first suggestion
 /// is highlighted as soon as the list answers the text, ↓ ↑ move the highlight, Enter or Tab take
-/// the highlighted airport's IATA code and move on; with no suggestions (or only a list for an
-/// older text, still loading) Enter keeps the typed text; Esc closes the list, keeping the text.
+/// the highlighted airport's IATA code and move on. Enter or Tab pressed before the suggestions
+/// for the typed text arrived (the 300 ms pause and the lookup) wait for them (a pending accept,
+/// with a spinner): the first suggestion is then taken, as Enter on it would (Tab already moved
+/// on: the field it left is filled); an empty answer keeps the typed text; typing or Esc cancels.
+/// With no suggestions Enter keeps the typed text; Esc closes the list, keeping the text. Search
+/// pressed while a field waits runs once the field has its answer (any other key cancels that).
 /// In Depart and Return type `YYYY-MM-DD` or press Enter for the calendar (its keys; Enter
 /// chooses, Esc closes it, Delete in Return's makes the trip one-way); ← → or - + change adults,
 /// cabin and stops; Enter on Search runs the search. Esc leaves a field (then `q` quits and digits
@@ -85,11 +89,22 @@ final class FlightSearchScreen: Screen {
   var adults = 1
   var cabin = Cabin.economy
   var maxStops = 1
+  /// Search was pressed while From or To waited for its suggestions: it runs once they arrive.
+  var searchRequested = false
+  /// Redraws after a pending accept is resolved (the answer itself was already a change).
+  private let resolved = PassthroughSubject<Void, Never>()
+  private var subscriptions: [AnyCancellable] = []
 
   init(environment: FlightScreenEnvironment) {
     self.environment = environment
     model = FlightSearchViewModel(environment: environment.views)
     model.maxStopsChanged(maxStops)
+    // `@Published` emits before storing: look at the answer on the next turn of the main queue.
+    for part in [Focus.from, .to] {
+      autocomplete(part)?.$suggestions.receive(on: environment.views.mainQueue)
+        .sink { [weak self] _ in MainActor.assumeIsolated { self?.answerArrived(part) } }
+        .store(in: &subscriptions)
+    }
   }
 
   var changes: AnyPublisher<Void, Never> {
@@ -97,8 +112,10 @@ final class FlightSearchScreen: Screen {
       model.origin.$suggestions.void, model.destination.$suggestions.void, model.origin.$suggestionsQuery.void,
       model.destination.$suggestionsQuery.void, model.origin.$errorMessage.void,
       model.destination.$errorMessage.void, model.$validationMessage.void, model.$isSearchEnabled.void,
+      resolved.eraseToAnyPublisher(),
     ])
   }
+  var isAnimating: Bool { from.isAwaitingAnswer || to.isAwaitingAnswer }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
   var isEditingText: Bool { calendar == nil && focus.isText && !leftField }
   var keyHints: [KeyHint] {
@@ -109,6 +126,9 @@ final class FlightSearchScreen: Screen {
     if leftField { return [KeyHint("Tab", "next"), KeyHint("Enter", "edit")] }
     switch focus {
     case .from, .to:
+      if autocompleteState(focus)?.isAwaitingAnswer == true {
+        return [KeyHint("Tab", "next"), KeyHint("Esc", "keep text")]
+      }
       guard let autocomplete = autocomplete(focus), let state = autocompleteState(focus),
         state.highlightedIndex(in: suggestions(autocomplete)) != nil
       else { return [KeyHint("Tab", "next"), KeyHint("Enter", "next")] }
@@ -140,6 +160,11 @@ final class FlightSearchScreen: Screen {
   /// An airport autocomplete's suggestions as its field shows them.
   private func suggestions(_ autocomplete: AirportAutocompleteViewModel) -> AutocompleteList {
     AutocompleteList(autocomplete.suggestions.map(suggestionLabel), answering: autocomplete.suggestionsQuery)
+  }
+
+  /// Stores the dropdown state of a From or To focus.
+  private func setAutocompleteState(_ state: AutocompleteState, for focus: Focus) {
+    if focus == .from { from = state } else if focus == .to { to = state }
   }
 
   private func field(_ focus: Focus) -> ReferenceWritableKeyPath<FlightSearchScreen, TextFieldState>? {
@@ -214,7 +239,8 @@ final class FlightSearchScreen: Screen {
     // The focus marker.
     Label("▸", style: theme.accent).render(
       in: Rect(x: area.x, y: area.y + Self.row(of: focus), width: 1, height: 1), into: &buffer)
-    let message = model.origin.errorMessage ?? model.destination.errorMessage ?? model.validationMessage
+    let waiting = searchRequested ? "Searching as soon as the airport suggestions arrive…" : nil
+    let message = waiting ?? model.origin.errorMessage ?? model.destination.errorMessage ?? model.validationMessage
     if let message {
       Paragraph(message, style: theme.warning).render(
         in: Rect(x: area.x, y: area.y + 14, width: area.width, height: max(0, min(2, area.height - 14))),
@@ -243,6 +269,7 @@ final class FlightSearchScreen: Screen {
   // MARK: Keys
 
   func handle(_ key: Key) -> KeyResult {
+    searchRequested = false  // any key after Search cancels a search waiting for suggestions
     if calendar != nil { return handleCalendar(key) }
     if !leftField, let result = handleAutocomplete(key) { return result }
     switch key {
@@ -298,19 +325,45 @@ final class FlightSearchScreen: Screen {
   private func handleAutocomplete(_ key: Key) -> KeyResult? {
     guard let autocomplete = autocomplete(focus), var state = autocompleteState(focus) else { return nil }
     let event = state.handle(key, suggestions: suggestions(autocomplete))
-    if focus == .from { from = state } else { to = state }
+    setAutocompleteState(state, for: focus)
     switch event {
     case .edited(let text):
       autocomplete.textChanged(text)
     case .picked(let index):
-      let chosen = autocomplete.suggestions[index]
-      autocomplete.suggestionSelected(chosen)
-      if focus == .from { from.accept(chosen.iata) } else { to.accept(chosen.iata) }
+      take(index, in: focus)
       move(1)
-    case .closed, .moved: break
+    case .awaiting, .closed, .moved: break
     case .ignored: return nil
     }
     return .handled
+  }
+
+  /// Takes suggestion `index` of From's or To's list: the field gets the airport's IATA code.
+  private func take(_ index: Int, in part: Focus) {
+    guard let autocomplete = autocomplete(part), var state = autocompleteState(part),
+      autocomplete.suggestions.indices.contains(index)
+    else { return }
+    let chosen = autocomplete.suggestions[index]
+    autocomplete.suggestionSelected(chosen)
+    state.accept(chosen.iata)
+    setAutocompleteState(state, for: part)
+  }
+
+  /// New suggestions for From or To (stored by now): ends the field's pending accept when they
+  /// answer its text — the first airport taken (or the typed text kept), the focus moved on if it
+  /// is still on the field (as Enter would), and a search that waited for it run.
+  private func answerArrived(_ part: Focus) {
+    guard let autocomplete = autocomplete(part), var state = autocompleteState(part) else { return }
+    let outcome = state.answerArrived(suggestions(autocomplete))
+    setAutocompleteState(state, for: part)
+    guard let outcome else { return }
+    if case .take(let index) = outcome { take(index, in: part) }
+    if focus == part, !leftField, calendar == nil { move(1) }
+    if searchRequested, !from.isAwaitingAnswer, !to.isAwaitingAnswer {
+      searchRequested = false
+      search()
+    }
+    resolved.send()
   }
 
   private func handleField(_ key: Key) -> KeyResult {
@@ -429,8 +482,13 @@ final class FlightSearchScreen: Screen {
     return "\(from.text) → \(to.text) · \(depart.text) · \(trip) · \(people) · \(cabin.displayName) · \(stops)"
   }
 
-  /// Runs the search (when the form is valid) and opens the results.
+  /// Runs the search (when the form is valid) and opens the results; while From or To waits for
+  /// its suggestions, the search waits too (it never goes out with the unresolved typed text).
   func search() {
+    if from.isAwaitingAnswer || to.isAwaitingAnswer {
+      searchRequested = true
+      return
+    }
     guard model.isSearchEnabled else { return }
     model.searchTapped()
     intents.send(.push(FlightResultsScreen(model: model, summary: summary, environment: environment)))

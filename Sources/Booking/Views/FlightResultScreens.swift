@@ -157,9 +157,9 @@ final class FlightBookingScreen: Screen {
   private let environment: FlightScreenEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
   private var subscriptions: [AnyCancellable] = []
-  /// The last failed booking in the interactive app's words, worded when it failed (so it names the
-  /// card that was charged, even after another is chosen); nil otherwise.
-  private(set) var failureText: String?
+  /// The booking failure under Book, in the app's words (CommonUI's `CheckoutSection`: gone once
+  /// its cause is, e.g. after signing in or choosing another card).
+  var failureText: String? { checkout.bookingFailure }
   var names: [TextFieldState]
   var focus = Focus.passenger(0)
   /// Esc left the focused name field: keys go to the shell until Enter.
@@ -184,10 +184,8 @@ final class FlightBookingScreen: Screen {
     model.$errorMessage.compactMap { $0 }.sink { [weak checkout] _ in checkout?.model.refresh() }
       .store(in: &subscriptions)
     // A failure in the app's words (CommonUI's CheckoutMessages), naming the card it charged.
-    model.$failure.sink { [weak self] failure in
-      guard let self else { return }
-      failureText = failure.map { self.checkout.message(forBookingFailure: $0) }
-    }.store(in: &subscriptions)
+    // Kept by the section until its cause is gone (a sign-in, another card).
+    model.$failure.sink { [weak checkout] failure in checkout?.bookingFailed(failure) }.store(in: &subscriptions)
   }
 
   var title: String { "\(model.offer.outbound.origin) → \(model.offer.outbound.destination)" }
@@ -277,7 +275,7 @@ final class FlightBookingScreen: Screen {
       Label("[ Book ]", style: focus == .book ? theme.selection : theme.muted).render(in: row(line), into: &buffer)
     }
     line += 2
-    if let message = failureText ?? model.errorMessage {
+    if let message = model.failure == nil ? model.errorMessage : failureText {
       Paragraph(message, style: theme.error).render(
         in: Rect(x: area.x, y: left.y + line, width: area.width, height: max(0, min(3, left.height - line))),
         into: &buffer)

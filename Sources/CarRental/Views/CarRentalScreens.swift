@@ -32,8 +32,12 @@ extension Published.Publisher {
 /// Keys: Tab / Shift-Tab (or Enter in a field) move between the parts. In the place field, desks
 /// are suggested as you type (CommonUI's ``AutocompleteState``): the first suggestion is
 /// highlighted as soon as the list answers the text, ↓ ↑ move the highlight, Enter or Tab take
-/// the highlighted place and move on; with no suggestions (or only a list for an older text,
-/// still loading) Enter keeps the typed text; Esc closes the list. Esc in a field leaves it (then
+/// the highlighted place and move on. Enter or Tab pressed before the suggestions for the typed
+/// text arrived wait for them (a pending accept, with a spinner): the first place is then taken as
+/// Enter on it would (after Tab, the field is filled behind the focus); an empty answer keeps the
+/// typed text; typing or Esc cancels. Search pressed while the field waits runs once it has its
+/// answer (any other key cancels that). With no suggestions Enter keeps the typed text; Esc
+/// closes the list. Esc in a field leaves it (then
 /// `q` quits and digits switch tabs; Enter goes back into it). Enter on Company opens the company
 /// selector; Enter on Search runs the search and opens the results.
 @MainActor
@@ -52,10 +56,19 @@ final class CarSearchScreen: Screen {
   var promo = TextFieldState(maxLength: 20)
   /// Esc left the focused text field: keys go to the shell until Enter.
   var leftField = false
+  /// Search was pressed while the place waited for its suggestions: it runs once they arrive.
+  var searchRequested = false
+  /// Redraws after a pending accept is resolved (the answer itself was already a change).
+  private let resolved = PassthroughSubject<Void, Never>()
+  private var subscriptions: [AnyCancellable] = []
 
   init(environment: CarRentalViewEnvironment) {
     self.environment = environment
     model = CarSearchViewModel(environment: environment)
+    // `@Published` emits before storing: look at the answer on the main queue's next turn.
+    model.$placeSuggestions.receive(on: environment.mainQueue)
+      .sink { [weak self] _ in MainActor.assumeIsolated { self?.answerArrived() } }
+      .store(in: &subscriptions)
   }
 
   var changes: AnyPublisher<Void, Never> {
@@ -63,13 +76,16 @@ final class CarSearchScreen: Screen {
       model.$placeSuggestions.void, model.$placeSuggestionsQuery.void, model.$validationMessage.void,
       model.$isSearchEnabled.void,
       model.companySelector.$selectedCompanyID.void, model.companySelector.$companies.void,
+      resolved.eraseToAnyPublisher(),
     ])
   }
+  var isAnimating: Bool { place.isAwaitingAnswer }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
   var isEditingText: Bool { field(focus) != nil && !leftField }
   var keyHints: [KeyHint] {
     if leftField { return [KeyHint("Tab", "next"), KeyHint("Enter", "edit")] }
     switch focus {
+    case .place where place.isAwaitingAnswer: return [KeyHint("Tab", "next"), KeyHint("Esc", "keep text")]
     case .place where place.highlightedIndex(in: suggestions) != nil:
       return [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take place"), KeyHint("Esc", "close list")]
     case .company: return [KeyHint("Tab", "next"), KeyHint("Enter", "choose company")]
@@ -119,7 +135,8 @@ final class CarSearchScreen: Screen {
       ])
     ).render(in: row(8), into: &buffer)
     Button("Search", focused: focus == .search).render(in: row(10), into: &buffer)
-    if let message = model.validationMessage {
+    let waiting = searchRequested ? "Searching as soon as the place suggestions arrive…" : nil
+    if let message = waiting ?? model.validationMessage {
       Paragraph(message, style: theme.warning).render(
         in: Rect(x: area.x, y: area.y + 12, width: width, height: max(0, min(2, area.height - 12))), into: &buffer)
     }
@@ -130,6 +147,7 @@ final class CarSearchScreen: Screen {
   }
 
   func handle(_ key: Key) -> KeyResult {
+    searchRequested = false  // any key after Search cancels a search waiting for suggestions
     if focus == .place, !leftField, let result = handlePlace(key) { return result }
     switch key {
     case .tab:
@@ -197,14 +215,34 @@ final class CarSearchScreen: Screen {
     case .edited(let text):
       model.pickupTextChanged(text)
     case .picked(let index):
-      let chosen = model.placeSuggestions[index]
-      model.suggestionSelected(chosen)
-      place.accept(chosen.code)
+      take(index)
       move(1)
-    case .closed, .moved: break
+    case .awaiting, .closed, .moved: break
     case .ignored: return nil
     }
     return .handled
+  }
+
+  /// Takes suggestion `index`: the field gets the place's code.
+  private func take(_ index: Int) {
+    guard model.placeSuggestions.indices.contains(index) else { return }
+    let chosen = model.placeSuggestions[index]
+    model.suggestionSelected(chosen)
+    place.accept(chosen.code)
+  }
+
+  /// New suggestions (stored by now): ends a pending accept when they answer the field's text —
+  /// the first place taken (or the typed text kept), the focus moved on if it is still on the
+  /// field (as Enter would), and a search that waited for it run.
+  private func answerArrived() {
+    guard let outcome = place.answerArrived(suggestions) else { return }
+    if case .take(let index) = outcome { take(index) }
+    if focus == .place, !leftField { move(1) }
+    if searchRequested {
+      searchRequested = false
+      search()
+    }
+    resolved.send()
   }
 
   private func move(_ step: Int) {
@@ -215,8 +253,13 @@ final class CarSearchScreen: Screen {
     place.close()
   }
 
-  /// Runs the search (when the form is valid) and opens the results.
+  /// Runs the search (when the form is valid) and opens the results; while the place waits for its
+  /// suggestions, the search waits too (it never goes out with the unresolved typed text).
   func search() {
+    if place.isAwaitingAnswer {
+      searchRequested = true
+      return
+    }
     guard model.isSearchEnabled else { return }
     model.searchTapped()
     intents.send(.push(CarResultsScreen(model: model, environment: environment)))
@@ -476,9 +519,9 @@ final class CarBookingScreen: Screen {
   var driver = TextFieldState(maxLength: 80)
   var focus = Focus.driver
   private var subscriptions = Set<AnyCancellable>()
-  /// The last failed booking in the interactive app's words, worded when it failed (so it names the
-  /// card that was charged, even after another is chosen); nil otherwise.
-  private(set) var failureText: String?
+  /// The booking failure under Book, in the app's words (CommonUI's `CheckoutSection`: gone once
+  /// its cause is, e.g. after signing in or choosing another card).
+  var failureText: String? { checkout.bookingFailure }
 
   init(offer: CarOffer, total: String, model: CarBookingViewModel, checkout: CheckoutSection) {
     self.offer = offer
@@ -490,10 +533,8 @@ final class CarBookingScreen: Screen {
     model.$errorMessage.compactMap { $0 }.sink { [weak checkout] _ in checkout?.model.refresh() }
       .store(in: &subscriptions)
     // A failure in the app's words (CommonUI's CheckoutMessages), naming the card it charged.
-    model.$failure.sink { [weak self] failure in
-      guard let self else { return }
-      failureText = failure.map { self.checkout.message(forBookingFailure: $0) }
-    }.store(in: &subscriptions)
+    // Kept by the section until its cause is gone (a sign-in, another card).
+    model.$failure.sink { [weak checkout] failure in checkout?.bookingFailed(failure) }.store(in: &subscriptions)
   }
 
   var changes: AnyPublisher<Void, Never> {
@@ -543,7 +584,7 @@ final class CarBookingScreen: Screen {
     } else {
       Button("Book", focused: model.isBookEnabled).render(in: row(buttonRow), into: &buffer)
     }
-    if let message = failureText ?? model.errorMessage {
+    if let message = model.failure == nil ? model.errorMessage : failureText {
       Paragraph(message, style: theme.error).render(
         in: Rect(
           x: area.x, y: area.y + buttonRow + 2, width: width, height: max(0, min(3, area.height - buttonRow - 2))),

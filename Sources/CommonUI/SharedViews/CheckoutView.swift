@@ -100,8 +100,15 @@ public struct CheckoutView: Widget {
 /// // render: checkout.render(in: Rect(x: x, y: y, width: w, height: CheckoutView.height), focused: …, into: &buffer)
 /// // keys, when the payment row has focus: if checkout.handle(key) == .handled { return .handled }
 /// // Book: guard checkout.isReadyToBook() else { return }; model.cardSelected(checkout.selectedCardId)
-/// // Failed: show checkout.message(forBookingFailure: error), worded when it arrives (CheckoutMessages)
+/// // Failed: model.$failure.sink { checkout.bookingFailed($0) }; show checkout.bookingFailure under Book
 /// ```
+///
+/// A booking failure (``bookingFailed(_:)``) is kept in the app's words (``CheckoutMessages``)
+/// until its cause is gone, not until the next Book: a session failure (`not_signed_in`,
+/// `session_expired`) goes once a session is found (signed in from the sheet, or elsewhere and
+/// read by `r`); a card failure (`card_declined`, `insufficient_funds`, `card_expired`,
+/// `card_not_found`) goes when the person chooses another card (← →); `no_payment_card` goes when
+/// a card turns up. Any other failure stays until the next booking attempt.
 ///
 /// Keys while focused: ← → (or `-` `+`) another card, `s` or Enter signs in when signed out, `r`
 /// reads the session and cards again.
@@ -112,11 +119,35 @@ public final class CheckoutSection {
   /// The booking screen the section is on (optional, kept weakly): the sign-in sheet draws it,
   /// dimmed, under the sheet.
   public weak var host: (any Screen)?
+  /// The last booking failure in the app's words, shown under Book; nil when there is none or its
+  /// cause is gone (see the type's documentation).
+  public private(set) var bookingFailure: String?
+  /// The ``ServiceError/code`` of ``bookingFailure``.
+  public private(set) var bookingFailureCode: String?
   private let intents = PassthroughSubject<Navigation, Never>()
+  private let failureChanged = PassthroughSubject<Void, Never>()
+  private var subscriptions: [AnyCancellable] = []
+
+  /// Failure codes that a session found (signed in) makes obsolete.
+  static let sessionCodes: Set<String> = ["not_signed_in", "session_expired"]
+  /// Failure codes that choosing another card makes obsolete.
+  static let cardCodes: Set<String> = ["card_declined", "insufficient_funds", "card_expired", "card_not_found"]
 
   /// A section over `model`; reads the session and cards now (``CheckoutModel/refresh()``).
   public init(model: CheckoutModel) {
     self.model = model
+    var wasSignedIn = false
+    // `@Published` emits the new value before storing it: judge by the value given.
+    model.$payer.sink { [weak self] payer in
+      let isSignedIn = if case .signedIn = payer { true } else { false }
+      defer { wasSignedIn = isSignedIn }
+      guard isSignedIn, !wasSignedIn else { return }
+      MainActor.assumeIsolated { self?.clearBookingFailure(if: Self.sessionCodes) }
+    }.store(in: &subscriptions)
+    model.$cards.sink { [weak self] cards in
+      guard !cards.isEmpty else { return }
+      MainActor.assumeIsolated { self?.clearBookingFailure(if: ["no_payment_card"]) }
+    }.store(in: &subscriptions)
     model.refresh()
   }
 
@@ -135,7 +166,25 @@ public final class CheckoutSection {
     Publishers.MergeMany([
       model.$payer.map { _ in () }.eraseToAnyPublisher(), model.$cards.map { _ in () }.eraseToAnyPublisher(),
       model.$selectedCardId.map { _ in () }.eraseToAnyPublisher(), model.$message.map { _ in () }.eraseToAnyPublisher(),
+      failureChanged.eraseToAnyPublisher(),
     ]).eraseToAnyPublisher()
+  }
+
+  /// Records the booking view model's failure (nil: a new attempt began, or it succeeded), worded
+  /// when it arrives (``message(forBookingFailure:)``, naming the card it charged). Feed it the
+  /// view model's `failure` output; show ``bookingFailure`` under Book.
+  public func bookingFailed(_ error: ServiceError?) {
+    bookingFailure = error.map { message(forBookingFailure: $0) }
+    bookingFailureCode = error?.code
+    failureChanged.send()
+  }
+
+  /// Forgets the booking failure when its code is one of `codes` (its cause is gone).
+  private func clearBookingFailure(if codes: Set<String>) {
+    guard let code = bookingFailureCode, codes.contains(code) else { return }
+    bookingFailure = nil
+    bookingFailureCode = nil
+    failureChanged.send()
   }
 
   /// The sign-in sheet to push (merge it into the screen's ``Screen/navigation``).
@@ -159,6 +208,11 @@ public final class CheckoutSection {
 
   /// Handles a key while the section has focus; ``KeyResult/ignored`` for keys it does not use.
   public func handle(_ key: Key) -> KeyResult {
+    let card = model.selectedCardId
+    defer {
+      // The person chose another card: a failure of the card before it no longer applies.
+      if model.selectedCardId != card, model.selectedCardId != nil { clearBookingFailure(if: Self.cardCodes) }
+    }
     switch key {
     case .right, .character("+"), .character("="):
       model.nextCardTapped()

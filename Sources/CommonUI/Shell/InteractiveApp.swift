@@ -315,11 +315,13 @@ public final class InteractiveApp {
     }
   }
 
-  /// The footer's hints: the screen's, then the shell's.
+  /// The footer's hints: the screen's, then the shell's. The shell's "Esc back" is left out when
+  /// the screen's hints already name Esc ("Esc close list": one Esc hint, the one that applies).
   public var footerHints: [KeyHint] {
     let screen = currentScreen
     var hints = screen.keyHints
-    if currentStack.count > 1 || screen.isEditingText { hints.append(KeyHint("Esc", "back")) }
+    let screenNamesEsc = hints.contains { $0.keys.split(separator: " ").contains("Esc") }
+    if currentStack.count > 1 || screen.isEditingText, !screenNamesEsc { hints.append(KeyHint("Esc", "back")) }
     if !screen.isEditingText {
       if tabs.count > 1 { hints.append(KeyHint("1-\(tabs.count)", "tabs")) }
       hints.append(KeyHint("?", "help"))

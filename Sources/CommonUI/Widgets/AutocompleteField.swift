@@ -38,7 +38,11 @@ public enum AutocompleteEvent: Hashable, Sendable {
   /// Enter or Tab took the suggestion at this index of the list (the one highlighted): tell the
   /// view model, put its value in the field (``AutocompleteState/accept(_:)``) and move on.
   case picked(Int)
-  /// Esc closed the dropdown; the typed text stays.
+  /// Enter came before the suggestions for the text: the field now waits for them (a pending
+  /// accept, ``AutocompleteState/isAwaitingAnswer``). The screen keeps the focus on the field;
+  /// when the answer arrives, ``AutocompleteState/answerArrived(_:)`` says what to do.
+  case awaiting
+  /// Esc closed the dropdown (and cancelled a pending accept); the typed text stays.
   case closed
   /// The highlight or the cursor moved: redraw, nothing else.
   case moved
@@ -59,9 +63,18 @@ public enum AutocompleteEvent: Hashable, Sendable {
 ///   dropdown shows a stale list or a spinner they do nothing (they never jump to another field
 ///   under a list that is about to change); with no dropdown they are the screen's.
 /// - Enter or Tab take the highlighted suggestion (``AutocompleteEvent/picked(_:)``). With no
-///   suggestions, or only a stale list that answers an older text (still loading), nothing is
+///   suggestions for the text (an answer that is empty), or with the dropdown closed, nothing is
 ///   highlighted and both are ``AutocompleteEvent/ignored``: the screen keeps the typed text (a
 ///   city name the service accepts, `37.62,-122.38`) and moves on.
+/// - Enter or Tab pressed after typing but before the answer for the text arrived (only a stale
+///   list, or nothing yet: the view model's pause and lookup) start a *pending accept*: the field
+///   waits for the answer to exactly this text (``isAwaitingAnswer``; the field shows a spinner).
+///   Enter is ``AutocompleteEvent/awaiting`` (the focus stays until the answer); Tab is
+///   ``AutocompleteEvent/ignored`` (the screen moves on as usual, and the field it left is filled
+///   later). The screen passes every new list to ``answerArrived(_:)``: the answer's first
+///   suggestion is taken (``PendingAcceptOutcome/take(_:)``, as if Enter had been pressed on it),
+///   or, if the answer is empty, the typed text is kept (``PendingAcceptOutcome/keepText``); a
+///   list for another text changes nothing. Typing (or Esc) cancels the pending accept.
 /// - Esc closes the dropdown and keeps the typed text (``AutocompleteEvent/closed``); with the
 ///   dropdown closed, Esc is ``AutocompleteEvent/ignored`` (the screen leaves the field).
 /// - Shift-Tab is ``AutocompleteEvent/ignored`` (the screen moves back; the typed text stays).
@@ -72,8 +85,14 @@ public enum AutocompleteEvent: Hashable, Sendable {
 /// switch from.handle(key, suggestions: list) {
 /// case .edited(let text): model.textChanged(text)
 /// case .picked(let index): model.suggestionSelected(at: index); from.accept(model.text); moveToNextField()
-/// case .closed, .moved: break
+/// case .awaiting, .closed, .moved: break
 /// case .ignored: return handleFormKey(key)
+/// }
+/// // When the view model publishes suggestions (after they are stored):
+/// switch from.answerArrived(list) {
+/// case .take(let index)?: model.suggestionSelected(at: index); from.accept(model.text); if focus == .from { moveToNextField() }
+/// case .keepText?: if focus == .from { moveToNextField() }
+/// case nil: break
 /// }
 /// ```
 public struct AutocompleteState: Hashable, Sendable {
@@ -83,17 +102,31 @@ public struct AutocompleteState: Hashable, Sendable {
   public private(set) var isOpen = true
   /// The highlighted row of a current list, 0-based (the first row until ↓ moves it).
   public private(set) var highlighted = 0
+  /// The text (trimmed of spaces) whose answer a pending accept waits for; nil: none pending.
+  public private(set) var awaitedText: String?
+  /// Whether the text was typed since the last answer, so an answer for it is on its way (false
+  /// once a list answers it, or after ``accept(_:)``: then Enter never waits).
+  public private(set) var expectsAnswer = false
 
   /// An empty field accepting at most `maxLength` characters (nil: no limit).
   public init(text: String = "", maxLength: Int? = nil) {
     field = TextFieldState(text: text, maxLength: maxLength)
   }
 
-  /// The field's text (setting it keeps the dropdown as it is; see ``accept(_:)``).
+  /// The field's text (setting it keeps the dropdown as it is, cancels a pending accept and
+  /// expects no answer; see ``accept(_:)``).
   public var text: String {
     get { field.text }
-    set { field.text = newValue }
+    set {
+      field.text = newValue
+      awaitedText = nil
+      expectsAnswer = false
+    }
   }
+
+  /// Whether Enter or Tab asked for the first suggestion of an answer still on its way (a pending
+  /// accept): the field shows a spinner until ``answerArrived(_:)`` resolves it.
+  public var isAwaitingAnswer: Bool { awaitedText != nil }
 
   /// Whether `list` answers the text as it is now (both trimmed of spaces), so its rows can be
   /// highlighted and taken.
@@ -101,9 +134,10 @@ public struct AutocompleteState: Hashable, Sendable {
     list.query?.trimmingCharacters(in: .whitespaces) == field.text.trimmingCharacters(in: .whitespaces)
   }
 
-  /// Whether the dropdown shows something for `list`: rows (current or stale) or a lookup.
+  /// Whether the dropdown shows something for `list`: rows (current or stale), a lookup, or the
+  /// spinner of a pending accept.
   public func isShowingDropdown(_ list: AutocompleteList) -> Bool {
-    isOpen && (list.count > 0 || list.isLoading)
+    isAwaitingAnswer || (isOpen && (list.count > 0 || list.isLoading))
   }
 
   /// The row Enter or Tab would take now: the highlight on an open, current, non-empty list; nil
@@ -115,11 +149,17 @@ public struct AutocompleteState: Hashable, Sendable {
 
   /// Applies a key, given the suggestions shown now. See the type's documentation for the keys.
   public mutating func handle(_ key: Key, suggestions list: AutocompleteList) -> AutocompleteEvent {
+    if isCurrent(list) { expectsAnswer = false }
     let index = highlightedIndex(in: list)
     switch key {
     case .enter, .tab:
-      guard let index else { return .ignored }
-      return .picked(index)
+      if let index { return .picked(index) }
+      let trimmed = field.text.trimmingCharacters(in: .whitespaces)
+      guard isAwaitingAnswer || (isOpen && expectsAnswer && !trimmed.isEmpty && !isCurrent(list)) else {
+        return .ignored
+      }
+      awaitedText = awaitedText ?? trimmed
+      return key == .enter ? .awaiting : .ignored
     case .down:
       if let index {
         highlighted = min(index + 1, list.count - 1)
@@ -137,8 +177,9 @@ public struct AutocompleteState: Hashable, Sendable {
       }
       return isShowingDropdown(list) ? .moved : .ignored
     case .escape:
-      guard isShowingDropdown(list) else { return .ignored }
+      guard isShowingDropdown(list) || isAwaitingAnswer else { return .ignored }
       isOpen = false
+      awaitedText = nil
       return .closed
     case .backTab:
       return .ignored
@@ -148,13 +189,33 @@ public struct AutocompleteState: Hashable, Sendable {
       guard field.text != before else { return .moved }
       isOpen = true
       highlighted = 0
+      awaitedText = nil
+      expectsAnswer = true
       return .edited(field.text)
     }
   }
 
-  /// Puts a taken suggestion's value in the field (`SFO`, `Paris, FR`) and closes the dropdown.
+  /// Resolves a pending accept with a list the view model just published (call it for every new
+  /// list, after the view model stored it): nil when nothing is pending or `list` answers another
+  /// text (a stale answer changes nothing); otherwise the pending accept ends with
+  /// ``PendingAcceptOutcome/take(_:)`` of the first suggestion, or ``PendingAcceptOutcome/keepText``
+  /// when the answer is empty. The screen then does what Enter would have done: take the
+  /// suggestion (``accept(_:)``) and, if the focus is still on the field, move on.
+  public mutating func answerArrived(_ list: AutocompleteList) -> PendingAcceptOutcome? {
+    guard let awaitedText, let query = list.query, query.trimmingCharacters(in: .whitespaces) == awaitedText,
+      isCurrent(list)
+    else { return nil }
+    self.awaitedText = nil
+    expectsAnswer = false
+    return list.count > 0 ? .take(0) : .keepText
+  }
+
+  /// Puts a taken suggestion's value in the field (`SFO`, `Paris, FR`), closes the dropdown and
+  /// ends a pending accept.
   public mutating func accept(_ text: String) {
     field.text = text
+    awaitedText = nil
+    expectsAnswer = false
     close()
   }
 
@@ -163,6 +224,14 @@ public struct AutocompleteState: Hashable, Sendable {
     isOpen = false
     highlighted = 0
   }
+}
+
+/// How a pending accept ended (``AutocompleteState/answerArrived(_:)``).
+public enum PendingAcceptOutcome: Hashable, Sendable {
+  /// Take the suggestion at this index of the answer (the first), as Enter on it would.
+  case take(Int)
+  /// The answer was empty: keep the typed text (free text the service may accept).
+  case keepText
 }
 
 /// An autocomplete field: a ``TextField`` on the first row of its area and, while it is focused,
@@ -174,7 +243,9 @@ public struct AutocompleteState: Hashable, Sendable {
 /// area has. Each row is one line: a suggestion wider than the dropdown is cut with `…` (by display
 /// width, so `東京` and emoji count two columns), never wrapped. The highlighted row has the `▸`
 /// marker and the selection colour; a stale list (answering an older text) is dimmed without a
-/// marker; while the first answer is loading, a spinner with ``loadingText``.
+/// marker; while the first answer is loading, a spinner with ``loadingText``. While a pending accept
+/// waits (``AutocompleteState/isAwaitingAnswer``) the dropdown is only that spinner, and an
+/// unfocused field (Tab moved on) shows a spinner after its text.
 ///
 /// ```swift
 /// AutocompleteField("From", state: from, suggestions: list).labelWidth(11).fieldWidth(46)
@@ -235,10 +306,17 @@ public struct AutocompleteField: Widget {
     let row = Rect(x: area.x, y: area.y, width: min(area.width, fieldWidth ?? area.width), height: 1)
     TextField(label, state: state.field).labelWidth(labelColumns).placeholder(placeholder).focused(isFocused)
       .render(in: row, into: &buffer)
-    guard isFocused, state.isShowingDropdown(suggestions) else { return }
     let x = min(area.right, area.x + labelColumns)
+    if state.isAwaitingAnswer, !isFocused {
+      let after = x + DisplayWidth.of(state.text) + 1
+      if after < row.right {
+        let symbol = Spinner.frames[Spinner.clockFrame() % Spinner.frames.count]
+        buffer.write(String(symbol), x: after, y: row.y, maxWidth: 1, style: buffer.theme.accent)
+      }
+    }
+    guard isFocused, state.isShowingDropdown(suggestions) else { return }
     let available = max(0, area.height - 1)
-    if suggestions.count == 0 {
+    if suggestions.count == 0 || state.isAwaitingAnswer {
       guard available > 0 else { return }
       let line = Rect(x: x, y: area.y + 1, width: area.right - x, height: 1)
       buffer.clear(line)

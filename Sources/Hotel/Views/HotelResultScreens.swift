@@ -268,9 +268,9 @@ final class HotelBookingScreen: Screen {
   var name = TextFieldState(maxLength: 80)
   var focus = Focus.name
   private var subscriptions = Set<AnyCancellable>()
-  /// The last failed booking in the interactive app's words, worded when it failed (so it names the
-  /// card that was charged, even after another is chosen); nil otherwise.
-  private(set) var failureText: String?
+  /// The booking failure under Book, in the app's words (CommonUI's `CheckoutSection`: gone once
+  /// its cause is, e.g. after signing in or choosing another card).
+  var failureText: String? { checkout.bookingFailure }
 
   init(offer: HotelOffer, model: HotelBookingViewModel, checkout: CheckoutSection) {
     self.offer = offer
@@ -281,10 +281,8 @@ final class HotelBookingScreen: Screen {
     model.$errorMessage.compactMap { $0 }.sink { [weak checkout] _ in checkout?.model.refresh() }
       .store(in: &subscriptions)
     // A failure in the app's words (CommonUI's CheckoutMessages), naming the card it charged.
-    model.$failure.sink { [weak self] failure in
-      guard let self else { return }
-      failureText = failure.map { self.checkout.message(forBookingFailure: $0) }
-    }.store(in: &subscriptions)
+    // Kept by the section until its cause is gone (a sign-in, another card).
+    model.$failure.sink { [weak checkout] failure in checkout?.bookingFailed(failure) }.store(in: &subscriptions)
   }
 
   var title: String { "Book" }
@@ -340,7 +338,7 @@ final class HotelBookingScreen: Screen {
     } else {
       Button("Book", focused: model.isBookEnabled).render(in: area.row(y), into: &buffer)
     }
-    if let message = failureText ?? model.errorMessage {
+    if let message = model.failure == nil ? model.errorMessage : failureText {
       Paragraph(message, style: theme.error).render(
         in: Rect(x: area.x, y: area.y + y + 2, width: area.width, height: max(0, min(3, area.height - y - 2))),
         into: &buffer)

@@ -53,9 +53,13 @@ extension Published.Publisher {
 ///
 /// Keys: Tab / Shift-Tab move between the parts. In the place field, places are suggested as you
 /// type (CommonUI's ``AutocompleteState``): the first suggestion is highlighted as soon as the list
-/// answers the text, ↓ ↑ move the highlight, Enter or Tab take the highlighted place and move on;
-/// with no suggestions (or only a list for an older text, still loading) Enter keeps the typed
-/// text (a city name, `48.85,2.35`); Esc closes the list, a second Esc leaves the field (then `q`
+/// answers the text, ↓ ↑ move the highlight, Enter or Tab take the highlighted place and move on.
+/// Enter or Tab pressed before the suggestions for the typed text arrived wait for them (a pending
+/// accept, with a spinner): the first place is then taken as Enter on it would (after Tab, the
+/// field is filled behind the focus); an empty answer keeps the typed text; typing or Esc cancels.
+/// Search pressed while the field waits runs once it has its answer (any other key cancels that).
+/// With no suggestions Enter keeps the typed text (a city name, `48.85,2.35`); Esc closes the
+/// list, a second Esc leaves the field (then `q`
 /// quits and digits switch tabs; Enter goes back into it). In the calendar the picker's keys
 /// (Enter twice: check-in then check-out); ← → or - + change guests and rooms; Enter on Search
 /// runs the search.
@@ -75,18 +79,27 @@ final class HotelSearchScreen: Screen {
   var calendar: CalendarPickerState
   var guests = 2
   var rooms = 1
+  /// Search was pressed while the place waited for its suggestions: it runs once they arrive.
+  var searchRequested = false
+  /// Redraws after a pending accept is resolved (the answer itself was already a change).
+  private let resolved = PassthroughSubject<Void, Never>()
+  private var subscriptions: [AnyCancellable] = []
 
   init(environment: HotelScreenEnvironment) {
     self.environment = environment
     form = HotelSearchFormViewModel(today: environment.today)
     autocomplete = PlaceAutocompleteViewModel(client: environment.client, scheduler: environment.scheduler)
     calendar = CalendarPickerState(cursor: environment.today, selectsRange: true, earliest: environment.today)
+    // `@Published` emits before storing: look at the answer on the scheduler's next turn.
+    autocomplete.$suggestions.receive(on: environment.scheduler)
+      .sink { [weak self] _ in MainActor.assumeIsolated { self?.answerArrived() } }
+      .store(in: &subscriptions)
   }
 
   var changes: AnyPublisher<Void, Never> {
     anyChange([
       autocomplete.$suggestions.void, autocomplete.$suggestionsQuery.void, autocomplete.$isLoading.void,
-      form.$validationMessage.void, form.$nights.void,
+      form.$validationMessage.void, form.$nights.void, resolved.eraseToAnyPublisher(),
     ])
   }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
@@ -94,6 +107,7 @@ final class HotelSearchScreen: Screen {
   var keyHints: [KeyHint] {
     switch focus {
     case .place where leftField: [KeyHint("Tab", "next"), KeyHint("Enter", "edit")]
+    case .place where place.isAwaitingAnswer: [KeyHint("Tab", "next"), KeyHint("Esc", "keep text")]
     case .place where place.highlightedIndex(in: suggestions) != nil:
       [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take place"), KeyHint("Esc", "close list")]
     case .place: [KeyHint("Tab", "next"), KeyHint("Enter", "next")]
@@ -122,7 +136,8 @@ final class HotelSearchScreen: Screen {
     Label(Line([Span("Rooms      "), Span("‹ \(rooms) ›", style: style(.rooms, theme))]))
       .render(in: left.row(8), into: &buffer)
     Button("Search", focused: focus == .search).render(in: left.row(10), into: &buffer)
-    if let message = form.validationMessage {
+    let waiting = searchRequested ? "Searching as soon as the place suggestions arrive…" : nil
+    if let message = waiting ?? form.validationMessage {
       Paragraph(message, style: theme.warning).render(
         in: Rect(x: left.x, y: left.y + 12, width: left.width, height: max(0, min(2, left.height - 12))), into: &buffer)
     }
@@ -141,11 +156,12 @@ final class HotelSearchScreen: Screen {
       isLoading: autocomplete.isLoading)
   }
 
-  var isAnimating: Bool { isEditingText && autocomplete.isLoading }
+  var isAnimating: Bool { (isEditingText && autocomplete.isLoading) || place.isAwaitingAnswer }
 
   private func style(_ part: Focus, _ theme: Theme) -> Style { focus == part ? theme.selection : theme.base }
 
   func handle(_ key: Key) -> KeyResult {
+    searchRequested = false  // any key after Search cancels a search waiting for suggestions
     if focus == .place, !leftField, let result = handlePlace(key) { return result }
     switch key {
     case .tab:
@@ -212,14 +228,33 @@ final class HotelSearchScreen: Screen {
       autocomplete.queryChanged(text)
       form.placeChanged(text)
     case .picked(let index):
-      autocomplete.suggestionSelected(at: index)
-      place.accept(autocomplete.selectedQuery)
-      form.placeChanged(autocomplete.selectedQuery)
+      take(index)
       move(1)
-    case .closed, .moved: break
+    case .awaiting, .closed, .moved: break
     case .ignored: return nil
     }
     return .handled
+  }
+
+  /// Takes suggestion `index`: the field and the form get its query (`Paris, FR`).
+  private func take(_ index: Int) {
+    autocomplete.suggestionSelected(at: index)
+    place.accept(autocomplete.selectedQuery)
+    form.placeChanged(autocomplete.selectedQuery)
+  }
+
+  /// New suggestions (stored by now): ends a pending accept when they answer the field's text —
+  /// the first place taken (or the typed text kept), the focus moved on if it is still on the
+  /// field (as Enter would), and a search that waited for it run.
+  private func answerArrived() {
+    guard let outcome = place.answerArrived(suggestions) else { return }
+    if case .take(let index) = outcome { take(index) }
+    if focus == .place, !leftField { move(1) }
+    if searchRequested {
+      searchRequested = false
+      search()
+    }
+    resolved.send()
   }
 
   private func move(_ step: Int) {
@@ -230,8 +265,13 @@ final class HotelSearchScreen: Screen {
     place.close()
   }
 
-  /// Runs the form's search and opens the results.
+  /// Runs the form's search and opens the results; while the place waits for its suggestions, the
+  /// search waits too (it never goes out with the unresolved typed text).
   func search() {
+    if place.isAwaitingAnswer {
+      searchRequested = true
+      return
+    }
     var request: HotelSearchRequest?
     let subscription = form.searches.sink { request = $0 }
     form.searchTapped()
