@@ -117,7 +117,7 @@ extension BenchmarkSuite {
       try JSONEncoder().encode(plan).write(to: URL(fileURLWithPath: planPath))
 
       // Start the workers, wait until each is ready (services built), then give the signal.
-      var pids: [pid_t] = []
+      var children = Children()
       var workerEnvironment = environment()
       workerEnvironment[Self.faultVariable] = ProcessInfo.processInfo.environment[Self.faultVariable]
       for worker in 0..<Self.contentionWorkers {
@@ -126,33 +126,35 @@ extension BenchmarkSuite {
             benchBinary, ["--child", "book-worker", planPath, String(worker)], environment: workerEnvironment,
             stderrPath: directory.appendingPathComponent("worker-\(worker).err").path)
         else {
-          pids.forEach { kill($0, SIGKILL) }
-          pids.forEach { _ = waitForChild($0) }
+          _ = children.killAll()
           return .failure(ContentionFailure(message: "cannot start worker \(worker)"))
         }
-        pids.append(pid)
+        children.add(pid)
       }
-      let deadline = monotonicNanoseconds() + 300_000_000_000
-      while (0..<pids.count).contains(where: { !FileManager.default.fileExists(atPath: plan.readyPath($0)) }) {
-        if monotonicNanoseconds() > deadline || pids.contains(where: { Self.hasExited($0) }) {
-          pids.forEach { kill($0, SIGKILL) }
-          let statuses = pids.map { waitForChild($0) }
+      // Ready within two minutes (services built), then the signal; done within five more.
+      let ready = monotonicNanoseconds() + 120_000_000_000
+      while (0..<Self.contentionWorkers).contains(where: { !FileManager.default.fileExists(atPath: plan.readyPath($0)) }
+      ) {
+        children.poll()
+        if monotonicNanoseconds() > ready || children.anyEnded {
+          let statuses = children.killAll()
           return .failure(
             ContentionFailure(message: "workers not ready (exit statuses \(statuses)): \(workerErrors(directory))"))
         }
         usleep(2000)
       }
       guard FileManager.default.createFile(atPath: plan.goPath, contents: Data()) else {
-        pids.forEach { kill($0, SIGKILL) }
-        pids.forEach { _ = waitForChild($0) }
+        _ = children.killAll()
         return .failure(ContentionFailure(message: "cannot write the start signal \(plan.goPath)"))
       }
-      let statuses = pids.map { waitForChild($0) }
-      guard statuses.allSatisfy({ $0 == 0 }) else {
+      let (statuses, inTime) = children.waitAll(until: monotonicNanoseconds() + 300_000_000_000)
+      guard inTime, statuses.allSatisfy({ $0 == 0 }) else {
         return .failure(
-          ContentionFailure(message: "worker exit statuses \(statuses): \(workerErrors(directory))"))
+          ContentionFailure(
+            message: (inTime ? "" : "workers still running after 5 minutes, killed; ")
+              + "worker exit statuses \(statuses): \(workerErrors(directory))"))
       }
-      let reports = try (0..<pids.count).map {
+      let reports = try (0..<Self.contentionWorkers).map {
         try JSONDecoder().decode(
           ContentionReport.self, from: Data(contentsOf: URL(fileURLWithPath: plan.reportPath($0))))
       }
@@ -182,11 +184,6 @@ extension BenchmarkSuite {
     } catch {
       return .failure(ContentionFailure(message: "contention round \(round) failed: \(error)"))
     }
-  }
-
-  private static func hasExited(_ pid: pid_t) -> Bool {
-    var status: Int32 = 0
-    return waitpid(pid, &status, WNOHANG) == pid
   }
 
   private func workerErrors(_ directory: URL) -> String {

@@ -148,7 +148,55 @@ func launch(_ path: String, _ arguments: [String], environment: [String: String]
 func waitForChild(_ pid: pid_t) -> Int32 {
   var status: Int32 = 0
   while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-  return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  return exitStatus(status)
+}
+
+/// The exit status in a `waitpid` status word (128 + signal when killed).
+func exitStatus(_ status: Int32) -> Int32 {
+  (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+}
+
+/// Child processes started by ``launch(_:_:environment:stderrPath:)``, reaped once each.
+struct Children {
+  var pids: [pid_t] = []
+  /// Exit status per child once it has ended.
+  var statuses: [Int32?] = []
+
+  mutating func add(_ pid: pid_t) {
+    pids.append(pid)
+    statuses.append(nil)
+  }
+
+  /// Reaps the children that have ended, without waiting.
+  mutating func poll() {
+    for (index, pid) in pids.enumerated() where statuses[index] == nil {
+      var status: Int32 = 0
+      if waitpid(pid, &status, WNOHANG) == pid { statuses[index] = exitStatus(status) }
+    }
+  }
+
+  var anyEnded: Bool { statuses.contains { $0 != nil } }
+  var allEnded: Bool { statuses.allSatisfy { $0 != nil } }
+
+  /// Kills the children still running (SIGKILL) and reaps them; every exit status.
+  mutating func killAll() -> [Int32] {
+    for (index, pid) in pids.enumerated() where statuses[index] == nil {
+      kill(pid, SIGKILL)
+      statuses[index] = waitForChild(pid)
+    }
+    return statuses.map { $0 ?? -1 }
+  }
+
+  /// Waits until every child has ended or `deadline` (monotonic nanoseconds) passes, then kills
+  /// the rest; every exit status, and whether they all ended in time.
+  mutating func waitAll(until deadline: UInt64) -> (statuses: [Int32], inTime: Bool) {
+    while true {
+      poll()
+      if allEnded { return (statuses.map { $0 ?? -1 }, true) }
+      if monotonicNanoseconds() > deadline { return (killAll(), false) }
+      usleep(2000)
+    }
+  }
 }
 
 /// Nanoseconds of the system's monotonic clock (`CLOCK_MONOTONIC`), comparable between processes
