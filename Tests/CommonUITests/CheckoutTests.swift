@@ -170,6 +170,55 @@ import Testing
     }
   }
 
+  /// A booking failure stays until its cause is gone — not until the next Book.
+  @Test func bookingFailure_clearedWithItsCause() {
+    // A session failure: gone once signed in again (not by a refresh that finds nobody).
+    let memory = MemoryBookingAccount(signedIn: true)
+    let session = section(memory)
+    let changes = session.changes.record()
+    memory.signOut()
+    session.bookingFailed(.notSignedIn)
+    #expect(session.bookingFailureCode == "not_signed_in")
+    #expect(session.bookingFailure?.hasPrefix("You are signed out") == true)
+    session.model.refresh()
+    scheduler.run()
+    #expect(session.model.payer == .signedOut)
+    #expect(session.bookingFailure != nil)
+    session.model.signIn(email: MemoryBookingAccount.email, password: MemoryBookingAccount.password)
+    scheduler.run()
+    #expect(session.bookingFailure == nil)
+    #expect(changes.values.count >= 3)  // failure shown, … , cleared: each redraws
+
+    // A card failure: gone when another card is chosen (→), kept by other keys and refreshes.
+    let cards = section(MemoryBookingAccount(signedIn: true))
+    cards.bookingFailed(.refused("card_declined", "the card Visa •••• 4242 was declined"))
+    _ = cards.handle(.character("r"))
+    scheduler.run()
+    #expect(cards.bookingFailure?.hasPrefix("The card Visa •••• 4242 was declined") == true)
+    cards.bookingFailed(.notSignedIn)  // a session failure is not cleared by a card
+    _ = cards.handle(.right)
+    #expect(cards.bookingFailure != nil)
+    cards.bookingFailed(.refused("card_expired", "the card Mastercard •••• 4444 has expired"))
+    _ = cards.handle(.left)
+    #expect(cards.selectedCardId == "card_visa")
+    #expect(cards.bookingFailure == nil)
+
+    // No card: gone when a card turns up (`r` after adding one); other failures stay.
+    let empty = MemoryBookingAccount(signedIn: true, cards: [])
+    let none = section(empty)
+    none.bookingFailed(.refused("no_payment_card", "no payment card"))
+    empty.setCards([.visa])
+    _ = none.handle(.character("r"))
+    scheduler.run()
+    #expect(none.bookingFailure == nil)
+    none.bookingFailed(.refused("sold_out", "sold out"))
+    _ = none.handle(.character("r"))
+    scheduler.run()
+    #expect(none.bookingFailure == "sold out")
+    none.bookingFailed(nil)  // a new attempt
+    #expect(none.bookingFailure == nil)
+  }
+
   /// Over a booking screen in the shell: Book signed out → the sheet; a wrong password → the
   /// message; the right one → the sheet pops and the booking shows the card.
   @Test func signInSheet_wrongPasswordThenSignedIn_backToTheBooking() throws {

@@ -153,10 +153,10 @@ final class TmuxSession: @unchecked Sendable {
     try tmux.press("Enter")
     try tmux.waitFor("Find a flight")
 
-    // The cursor is in From: typing a city suggests airports, the first highlighted; Enter alone
-    // takes it and its code fills the field (the lead's bug: Enter kept "san fra").
+    // The cursor is in From: typing a city suggests airports (300 ms after the last key). Enter
+    // pressed at once, before the list arrives, waits for it and takes the first suggestion: its
+    // code fills the field (the lead's bug: Enter kept "san fra", and the search then failed).
     try tmux.type("san fra")
-    try tmux.waitFor("▸ SFO  San Francisco")
     try tmux.press("Enter")
     try tmux.waitFor("the list to close") {
       !$0.contains("San Francisco") && Self.line(startingWith: "From", in: $0)?.hasSuffix("SFO") == true
