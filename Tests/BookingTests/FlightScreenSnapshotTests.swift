@@ -195,6 +195,15 @@ import Testing
     scheduler.advance(by: AirportAutocompleteViewModel.delay)
     #expect(screen.from.text == "SFO")  // filled behind the focus
     #expect(screen.focus == .to)  // and the focus stays where Tab put it
+    press(app, [.backTab])  // back in From; a new pending accept by Tab …
+    type(app, "x")
+    press(app, [.backspace, .backspace, .backspace, .backspace])
+    type(app, "new")
+    press(app, [.tab, .backTab])  // … and back in the field before the answer
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(screen.from.text == "JFK")
+    #expect(screen.focus == .from)  // the answer to a Tab does not move the focus
+    press(app, [.tab])
     #expect(screen.to.text == "new")  // To was not taken: no Enter there
     type(app, "ark")  // "newark"
     press(app, [.enter])

@@ -111,7 +111,7 @@ import Testing
     press(app, [.enter])
     #expect(screen.place.isAwaitingAnswer)
     #expect(screen.focus == .place)
-    #expect(frame(app).contains("Looking up…"))
+    #expect(frame(app).contains("Looking up places…"))
     scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
     #expect(screen.place.text == "LAX")
     #expect(screen.focus == .pickup)

@@ -159,8 +159,16 @@ import Testing
     var state = typed("san fra")
     #expect(state.handle(.tab, suggestions: .empty) == .ignored)
     #expect(state.isAwaitingAnswer)
+    #expect(!state.awaitsByEnter)  // the answer fills the field; the focus is elsewhere already
     state.close()  // the focus left the field: still waiting
     #expect(state.answerArrived(Self.airports) == .take(0))
+    // Enter, then Shift-Tab away: still filled, without moving the focus on.
+    var back = typed("san fra")
+    #expect(back.handle(.enter, suggestions: .empty) == .awaiting)
+    #expect(back.awaitsByEnter)
+    #expect(back.handle(.backTab, suggestions: .empty) == .ignored)
+    #expect(!back.awaitsByEnter)
+    #expect(back.isAwaitingAnswer)
   }
 
   @Test func pending_neverWithoutTyping_closedList_orEmptyText() {

@@ -211,7 +211,7 @@ final class FlightSearchScreen: Screen {
       guard y < area.bottom else { return }
       AutocompleteField(airport.label, state: airport.state, suggestions: suggestions(airport.model))
         .labelWidth(Self.labelWidth).fieldWidth(max(0, width - 2)).placeholder("City or airport")
-        .focused(focus == airport.part && editing)
+        .loadingText("Looking up airports…").focused(focus == airport.part && editing)
         .render(
           in: Rect(x: area.x + 2, y: y, width: max(0, area.right - area.x - 2), height: area.bottom - y), into: &buffer)
     }
@@ -354,11 +354,12 @@ final class FlightSearchScreen: Screen {
   /// is still on the field (as Enter would), and a search that waited for it run.
   private func answerArrived(_ part: Focus) {
     guard let autocomplete = autocomplete(part), var state = autocompleteState(part) else { return }
+    let movesOn = state.awaitsByEnter && focus == part && !leftField && calendar == nil
     let outcome = state.answerArrived(suggestions(autocomplete))
     setAutocompleteState(state, for: part)
     guard let outcome else { return }
     if case .take(let index) = outcome { take(index, in: part) }
-    if focus == part, !leftField, calendar == nil { move(1) }
+    if movesOn { move(1) }
     if searchRequested, !from.isAwaitingAnswer, !to.isAwaitingAnswer {
       searchRequested = false
       search()

@@ -142,7 +142,7 @@ final class CarSearchScreen: Screen {
     }
     // The place field last: its suggestions drop down over the form, as wide as the screen.
     AutocompleteField("Pick-up at", state: place, suggestions: suggestions).labelWidth(12).fieldWidth(width)
-      .placeholder("Airport code or city").focused(focus == .place && !leftField)
+      .placeholder("Airport code or city").loadingText("Looking up places…").focused(focus == .place && !leftField)
       .render(in: Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2)), into: &buffer)
   }
 
@@ -235,9 +235,10 @@ final class CarSearchScreen: Screen {
   /// the first place taken (or the typed text kept), the focus moved on if it is still on the
   /// field (as Enter would), and a search that waited for it run.
   private func answerArrived() {
+    let movesOn = place.awaitsByEnter && focus == .place && !leftField
     guard let outcome = place.answerArrived(suggestions) else { return }
     if case .take(let index) = outcome { take(index) }
-    if focus == .place, !leftField { move(1) }
+    if movesOn { move(1) }
     if searchRequested {
       searchRequested = false
       search()

@@ -89,9 +89,10 @@ public enum AutocompleteEvent: Hashable, Sendable {
 /// case .ignored: return handleFormKey(key)
 /// }
 /// // When the view model publishes suggestions (after they are stored):
+/// let movesOn = from.awaitsByEnter && focus == .from
 /// switch from.answerArrived(list) {
-/// case .take(let index)?: model.suggestionSelected(at: index); from.accept(model.text); if focus == .from { moveToNextField() }
-/// case .keepText?: if focus == .from { moveToNextField() }
+/// case .take(let index)?: model.suggestionSelected(at: index); from.accept(model.text); if movesOn { moveToNextField() }
+/// case .keepText?: if movesOn { moveToNextField() }
 /// case nil: break
 /// }
 /// ```
@@ -103,7 +104,13 @@ public struct AutocompleteState: Hashable, Sendable {
   /// The highlighted row of a current list, 0-based (the first row until ↓ moves it).
   public private(set) var highlighted = 0
   /// The text (trimmed of spaces) whose answer a pending accept waits for; nil: none pending.
-  public private(set) var awaitedText: String?
+  public private(set) var awaitedText: String? {
+    didSet { if awaitedText == nil { awaitsByEnter = false } }
+  }
+  /// Whether the pending accept was started by Enter and the focus has not left the field by key
+  /// since (Tab, Shift-Tab): then its answer moves the focus on, as Enter would have. Read it
+  /// before ``answerArrived(_:)``, which ends the pending accept.
+  public private(set) var awaitsByEnter = false
   /// Whether the text was typed since the last answer, so an answer for it is on its way (false
   /// once a list answers it, or after ``accept(_:)``: then Enter never waits).
   public private(set) var expectsAnswer = false
@@ -159,6 +166,7 @@ public struct AutocompleteState: Hashable, Sendable {
         return .ignored
       }
       awaitedText = awaitedText ?? trimmed
+      awaitsByEnter = key == .enter
       return key == .enter ? .awaiting : .ignored
     case .down:
       if let index {
@@ -182,6 +190,7 @@ public struct AutocompleteState: Hashable, Sendable {
       awaitedText = nil
       return .closed
     case .backTab:
+      awaitsByEnter = false  // the screen moves back: the answer fills the field behind the focus
       return .ignored
     default:
       let before = field.text

@@ -247,9 +247,10 @@ final class HotelSearchScreen: Screen {
   /// the first place taken (or the typed text kept), the focus moved on if it is still on the
   /// field (as Enter would), and a search that waited for it run.
   private func answerArrived() {
+    let movesOn = place.awaitsByEnter && focus == .place && !leftField
     guard let outcome = place.answerArrived(suggestions) else { return }
     if case .take(let index) = outcome { take(index) }
-    if focus == .place, !leftField { move(1) }
+    if movesOn { move(1) }
     if searchRequested {
       searchRequested = false
       search()
