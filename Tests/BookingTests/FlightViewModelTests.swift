@@ -48,6 +48,22 @@ import Testing
     #expect(flights.queries == ["zu"])
   }
 
+  @Test func suggestions_afterAPick_theSameTextAsksAgain() throws {
+    let model = AirportAutocompleteViewModel(environment: environment())
+    model.textChanged("zu")
+    main.advance(by: .milliseconds(300))
+    settle()
+    model.suggestionSelected(try #require(model.suggestions.first))
+    #expect(model.text == "ZUH" && model.suggestions.isEmpty)
+    // Erased and typed again faster than the pause: the same text, but the list was cleared.
+    model.textChanged("")
+    model.textChanged("zu")
+    main.advance(by: .milliseconds(300))
+    settle()
+    #expect(flights.queries == ["zu", "zu"])
+    #expect(model.suggestions.map(\.iata) == ["ZUH"] && model.suggestionsQuery == "zu")
+  }
+
   @Test func suggestions_staleAnswerIsDropped() {
     let model = AirportAutocompleteViewModel(environment: environment())
     let suggestions = model.$suggestions.record()

@@ -35,6 +35,12 @@ import Testing
     model.suggestionSelected(at: 0)
     #expect(model.selectedQuery == "London")
     #expect(model.suggestions.isEmpty)
+
+    // Erased and typed again faster than the pause: the list was cleared, so it asks anew.
+    model.queryChanged("")
+    model.queryChanged("Lond")
+    scheduler.advance(by: .milliseconds(250))
+    #expect(remote.calls.last == "suggest Lond" && remote.calls.count == 4)
   }
 
   @Test func suggestionsQuery_namesTheTextTheListAnswers_citiesFirst() {

@@ -5,8 +5,9 @@ import Reactive
 /// Airport autocomplete as the user types (search-as-you-type).
 ///
 /// Inputs: ``textChanged(_:)``, ``suggestionSelected(_:)``.
-/// Outputs: ``suggestions`` (300 ms after the last key; the same text twice asks once; an answer
-/// to an older text never replaces a newer one), ``suggestionsQuery`` (the text they answer, so a
+/// Outputs: ``suggestions`` (300 ms after the last key; text whose suggestions are showing is not
+/// asked again, but after a pick the same text asks anew; an answer to an older text never
+/// replaces a newer one), ``suggestionsQuery`` (the text they answer, so a
 /// field never takes a list meant for an older text), ``errorMessage`` (the service's message,
 /// shown, not swallowed), ``selection`` (the airport picked, nil while typing).
 public final class AirportAutocompleteViewModel {
@@ -30,7 +31,7 @@ public final class AirportAutocompleteViewModel {
     typed
       .debounce(for: Self.delay, scheduler: environment.mainQueue)
       .map { $0.trimmingCharacters(in: .whitespaces) }
-      .removeDuplicates()
+      .filter { [weak self] query in self?.isShowing(query) != true }
       .map { query -> AnyPublisher<(String, Result<[AirportSummary], ServiceError>), Never> in
         guard !query.isEmpty else { return Just((query, .success([]))).eraseToAnyPublisher() }
         return environment.call { try flights.airports(matching: query, limit: limit) }.map { (query, $0) }
@@ -57,6 +58,9 @@ public final class AirportAutocompleteViewModel {
     selection = nil
     typed.send(text)
   }
+
+  /// Whether the list on show already answers `query` (then asking again would change nothing).
+  private func isShowing(_ query: String) -> Bool { query == suggestionsQuery && !suggestions.isEmpty }
 
   /// The user took `airport` from the suggestions: the field's text becomes its IATA code.
   public func suggestionSelected(_ airport: AirportSummary) {

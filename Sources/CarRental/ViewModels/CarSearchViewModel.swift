@@ -55,7 +55,9 @@ public final class CarSearchViewModel {
     typedPlaces
       .debounce(for: Self.autocompleteDelay, scheduler: environment.mainQueue)
       .map { $0.trimmingCharacters(in: .whitespaces) }
-      .removeDuplicates()
+      // Text whose suggestions are on show is not asked again; after a pick (the list is
+      // cleared) the same text asks anew.
+      .filter { [weak self] text in !(text == self?.placeSuggestionsQuery && self?.placeSuggestions.isEmpty == false) }
       .map { text in environment.call { service.suggestPlaces(text, limit: 8) }.map { (text, $0) } }
       .switchToLatest()
       .sink { [weak self] text, result in

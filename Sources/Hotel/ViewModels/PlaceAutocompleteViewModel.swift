@@ -29,7 +29,9 @@ public final class PlaceAutocompleteViewModel {
     queries
       .map { $0.trimmingCharacters(in: .whitespaces) }
       .debounce(for: Self.debounce, scheduler: scheduler)
-      .removeDuplicates()
+      // Text whose suggestions are on show is not asked again; after a pick (the list is
+      // cleared) the same text asks anew.
+      .filter { [weak self] text in !(text == self?.suggestionsQuery && self?.suggestions.isEmpty == false) }
       .map { text -> AnyPublisher<(String, [PlaceSuggestion]), Never> in
         guard text.count >= 2 else { return Just((text, [])).eraseToAnyPublisher() }
         loading.send(true)
