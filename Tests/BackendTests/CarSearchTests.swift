@@ -72,9 +72,7 @@ import Testing
       let engine = CarRentalEngine(
         inventory: try CarInventory(sites: Self.sites), promotions: try CarPromotions(), now: { Self.now },
         isMember: { true }, currency: { currency },
-        convert: { money, code in
-          Money(amount: money.amount * (try rates.rate(from: money.currencyCode, to: code)), currency: code)
-        })
+        rates: { rates })
       for offer in try engine.search(try query(promo: "WINTER10")).offers {
         for line in offer.lines { #expect(line.amount == line.amount.rounded(), "\(line.name): \(line.amount)") }
         #expect(offer.total == offer.lines.map(\.amount).sum(in: currency))

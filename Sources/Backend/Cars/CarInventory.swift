@@ -82,6 +82,12 @@ public struct CarInventory: Sendable {
   public let locations: [RentalLocation]
   let spec: CarRentalSpec
   let companyFactors: [String: Decimal]
+  /// The spec's rate tables, parsed once: category letter → base daily rate (``rateCurrency``).
+  let baseDailyRates: [String: Decimal]
+  /// Letter → factor for ACRISS positions 1 (type), 2 (transmission) and 3 (fuel), at those indices.
+  let letterFactors: [[String: Decimal]]
+  /// Country code (or `default`) → tax percent.
+  let taxPercents: [String: Decimal]
   let weeklyDays: [String: Decimal]
   let desksByLocation: [String: [CarDesk]]
   let locationsByID: [String: RentalLocation]
@@ -103,6 +109,12 @@ public struct CarInventory: Sendable {
         .unavailable, code: "malformed_data", message: "Shared/cars/companies.json is malformed: \(error)")
     }
     self.spec = spec
+    func parsed(_ table: [String: String]) -> [String: Decimal] {
+      table.compactMapValues { Decimal(string: $0, locale: Self.posix) }
+    }
+    baseDailyRates = parsed(spec.categoryDailyRates)
+    letterFactors = [[:], parsed(spec.typeFactors), parsed(spec.transmissionFactors), parsed(spec.fuelFactors)]
+    taxPercents = parsed(spec.taxPercent)
     var companies: [RentalCompany] = []
     var desks: [CarDesk] = []
     var companyFactors: [String: Decimal] = [:]
@@ -193,13 +205,9 @@ public struct CarInventory: Sendable {
   /// The daily rate, in ``rateCurrency``, of `code` at `desk`: category base × type × transmission
   /// × fuel factors × company factor × the desk's factor (full precision).
   public func dailyRate(_ code: ACRISSCode, at desk: CarDesk) -> Decimal {
-    func factor(_ table: [String: String], _ position: Int) -> Decimal {
-      table[code.letter(position)].flatMap { Decimal(string: $0, locale: Self.posix) } ?? 1
-    }
-    let base = spec.categoryDailyRates[code.categoryLetter].flatMap { Decimal(string: $0, locale: Self.posix) } ?? 50
-    let product =
-      base * factor(spec.typeFactors, 1) * factor(spec.transmissionFactors, 2) * factor(spec.fuelFactors, 3)
-      * (companyFactors[desk.company.id] ?? 1) * desk.rateFactor
+    func factor(_ position: Int) -> Decimal { letterFactors[position][code.letter(position)] ?? 1 }
+    let base = baseDailyRates[code.categoryLetter] ?? 50
+    let product = base * factor(1) * factor(2) * factor(3) * (companyFactors[desk.company.id] ?? 1) * desk.rateFactor
     return Self.round(product, scale: 2)
   }
 
@@ -208,13 +216,24 @@ public struct CarInventory: Sendable {
     Self.round(dailyRate(code, at: desk) * (weeklyDays[desk.company.id] ?? 7), scale: 2)
   }
 
+  /// ``dailyRate(_:at:)`` and ``weeklyRate(_:at:)`` in whole minor units of ``rateCurrency``
+  /// (cents of USD), with `digits` the currency's minor-unit digits; nil when a rate has more
+  /// decimals than that.
+  func rateMinorUnits(_ code: ACRISSCode, at desk: CarDesk, digits: Int) -> (daily: Int64, weekly: Int64)? {
+    let daily = dailyRate(code, at: desk)
+    let weekly = Self.round(daily * (weeklyDays[desk.company.id] ?? 7), scale: 2)
+    guard let dailyMinor = OfferPricing.exactMinorUnits(daily, digits: digits),
+      let weeklyMinor = OfferPricing.exactMinorUnits(weekly, digits: digits)
+    else { return nil }
+    return (dailyMinor, weeklyMinor)
+  }
+
   /// The currency rates and fees are defined in (`USD`).
   public var rateCurrency: String { spec.rateCurrency }
 
   /// Tax percent of a country (the `default` entry when the country has none).
   public func taxPercent(countryCode: String) -> Decimal {
-    let text = spec.taxPercent[countryCode] ?? spec.taxPercent["default"] ?? "0"
-    return Decimal(string: text, locale: Self.posix) ?? 0
+    spec.taxPercent[countryCode] != nil ? taxPercents[countryCode] ?? 0 : taxPercents["default"] ?? 0
   }
 
   public var airportConcessionFeePercent: Decimal {

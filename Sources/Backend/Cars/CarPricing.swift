@@ -15,10 +15,11 @@ import Foundation
 /// - **Airport concession fee**: a percent of (rental − discounts) when picked up at an airport.
 /// - **Tax**: the pick-up country's percent of everything above.
 ///
-/// Every rate is converted into the user's currency at full precision; each line is then rounded
-/// to the currency's minor units (half away from zero) and later lines (discounts, fees, tax) are
+/// Every rate is converted into the user's currency at full precision (the ECB reference rates per
+/// euro, as an exact ratio of integers: ``OfferPricing``); each line is then rounded to the
+/// currency's minor units (half away from zero) and later lines (discounts, fees, tax) are
 /// computed from the rounded ones, so the total is exactly the sum of the lines shown — as on an
-/// invoice.
+/// invoice. The engine computes it all in integer minor units (`Int64`, products in `Int128`).
 public enum CarPricing {
   /// The grace period after a full 24-hour period, in minutes.
   public static let graceMinutes = 29
@@ -52,17 +53,28 @@ public enum CarPricing {
     return (amount, usesWeekly)
   }
 
-  /// `"7 days (1 week at the weekly rate 202.80 USD)"`, `"3 days at 39.00 USD a day"`.
-  static func rentalDescription(days: Int, daily: Money, weekly: Money) -> String {
+  /// The rental line in minor units for `days` at `daily` and `weekly` rates (minor units of one
+  /// currency; the same rule as ``rentalCharge(days:daily:weekly:)``, exact in integers).
+  static func rentalChargeMinorUnits(days: Int, daily: Int64, weekly: Int64) -> (amount: Int64, usesWeeklyRate: Bool) {
+    let weeks = Int64(days / 7)
+    let rest = Int64(days % 7)
+    if rest >= 5 && weekly < rest * daily { return ((weeks + 1) * weekly, true) }
+    return (weeks * weekly + rest * daily, weeks > 0)
+  }
+
+  /// `"7 days (1 week at the weekly rate 202.80 USD)"`, `"3 days at 39.00 USD a day"`: `daily` and
+  /// `weekly` are the rates shown (rounded to minor units); `restAtWeeklyRate` whether the 5 to 7
+  /// remaining days are charged at the weekly rate (decided on the exact rates).
+  static func rentalDescription(days: Int, daily: Money, weekly: Money, restAtWeeklyRate: Bool) -> String {
     let weeks = days / 7
     let rest = days % 7
     let dayWord = days == 1 ? "day" : "days"
     var parts: [String] = []
-    if weeks > 0 { parts.append("\(weeks) week\(weeks == 1 ? "" : "s") at the weekly rate \(weekly.rounded())") }
-    if rest >= 5 && weekly.amount < Decimal(rest) * daily.amount {
-      parts.append("\(rest) days at the weekly rate \(weekly.rounded())")
+    if weeks > 0 { parts.append("\(weeks) week\(weeks == 1 ? "" : "s") at the weekly rate \(weekly)") }
+    if rest >= 5 && restAtWeeklyRate {
+      parts.append("\(rest) days at the weekly rate \(weekly)")
     } else if rest > 0 {
-      parts.append("\(rest) day\(rest == 1 ? "" : "s") at \(daily.rounded()) a day")
+      parts.append("\(rest) day\(rest == 1 ? "" : "s") at \(daily) a day")
     }
     return "\(days) \(dayWord): " + parts.joined(separator: " + ")
   }

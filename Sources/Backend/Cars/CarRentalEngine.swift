@@ -48,8 +48,8 @@ public struct NoCarRentals: CarRentalsStore {
 public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   /// Resolves a place text, or throws ``ServiceError`` `unknown_place`.
   public typealias PlaceResolver = @Sendable (String) throws -> CarPlaceMatch
-  /// Converts money into a currency at full precision; throws for an unknown rate.
-  public typealias Converter = @Sendable (Money, String) throws -> Money
+  /// The exchange rates prices are converted at (the ECB reference rates per euro).
+  public typealias RatesProvider = @Sendable () throws -> ExchangeRates
 
   public let inventory: CarInventory
   public let promotions: CarPromotions
@@ -58,7 +58,10 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   let now: @Sendable () -> Date
   let isMember: @Sendable () -> Bool
   let currency: @Sendable () -> String
-  let convert: Converter
+  let rates: RatesProvider
+  /// ``CarInventory/memberDiscountPercent`` and ``CarInventory/airportConcessionFeePercent``, exact.
+  let memberPercent: OfferPricing.Percent
+  let airportFeePercent: OfferPricing.Percent
   let ledger: ReservationLedger?
   /// A Gregorian calendar per desk time zone, made once (creating zones and calendars is slow).
   let calendars: [String: Calendar]
@@ -68,14 +71,15 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   ///   - resolvePlace: nil = ``defaultResolver(for:)`` (codes and city names of the desks).
   ///   - isMember: whether the caller is a signed-in user (member discount).
   ///   - currency: the user's ISO 4217 currency; prices are shown in it.
-  ///   - convert: nil = only the rate currency is supported (identity).
+  ///   - rates: the exchange rates from the rate currency (USD) into `currency` (read only when
+  ///     they differ); nil = only the rate currency is supported (`no_exchange_rate`, exit 1).
   ///   - ledger: books through the reservations ledger (nil: `book` fails with `no_backend`).
   ///   - token: the signed-in user's session token, if any.
   public init(
     inventory: CarInventory, promotions: CarPromotions, rentals: CarRentalsStore = NoCarRentals(),
     resolvePlace: PlaceResolver? = nil, now: @escaping @Sendable () -> Date = { Date() },
     isMember: @escaping @Sendable () -> Bool = { false }, currency: @escaping @Sendable () -> String = { "USD" },
-    convert: Converter? = nil, ledger: ReservationLedger? = nil, token: @escaping @Sendable () -> String? = { nil }
+    rates: RatesProvider? = nil, ledger: ReservationLedger? = nil, token: @escaping @Sendable () -> String? = { nil }
   ) {
     self.ledger = ledger
     var calendars: [String: Calendar] = [:]
@@ -93,14 +97,14 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     self.now = now
     self.isMember = isMember
     self.currency = currency
-    self.convert =
-      convert ?? { money, code in
-        guard money.currencyCode == code else {
-          throw ServiceError(
-            .unavailable, code: "no_exchange_rate", message: "no exchange rate from \(money.currencyCode) to \(code)")
-        }
-        return money
+    self.rates =
+      rates ?? {
+        throw ServiceError(
+          .unavailable, code: "no_exchange_rate",
+          message: "no exchange rate from \(inventory.rateCurrency): prices are only in \(inventory.rateCurrency)")
       }
+    memberPercent = OfferPricing.Percent(inventory.memberDiscountPercent)
+    airportFeePercent = OfferPricing.Percent(inventory.airportConcessionFeePercent)
   }
 
   /// A resolver over the desks alone: an airport code of a desk (airport desks), else a city of
@@ -243,23 +247,41 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     } else {
       booked = [:]
     }
-    for candidate in candidates {
-      for (code, count) in candidate.desk.fleet.sorted(by: { $0.key < $1.key }) {
-        if let pattern = query.classPattern, !pattern.matches(code) { continue }
-        let key = CarFleetKey(
-          companyID: candidate.desk.company.id, locationID: candidate.desk.location.id, acriss: code.rawValue)
-        let free = count - (booked[key] ?? 0)
-        guard free > 0 else { continue }
-        let offer = try price(
-          code, desk: candidate.desk, dropoff: candidate.dropoff, pickup: query.pickup, dropoffTime: query.dropoff,
-          days: days, promo: promo, member: member, currency: currency, carsAvailable: free)
-        if let note = offer.promoNote { promoReasons.insert(note) }
-        offers.append(offer)
+    // Every car is priced (integers) and sorted; only the offers returned are built (ids, lines).
+    var quotes: [CarQuote] = []
+    if !candidates.isEmpty {
+      let terms = try pricingTerms(currency: currency, promo: promo, member: member, days: days)
+      var taxPercents: [String: OfferPricing.Percent] = [:]
+      for candidate in candidates {
+        let country = candidate.desk.location.countryCode
+        let tax =
+          taxPercents[country]
+          ?? {
+            let percent = OfferPricing.Percent(inventory.taxPercent(countryCode: country))
+            taxPercents[country] = percent
+            return percent
+          }()
+        for (code, count) in candidate.desk.fleet.sorted(by: { $0.key < $1.key }) {
+          if let pattern = query.classPattern, !pattern.matches(code) { continue }
+          let key = CarFleetKey(
+            companyID: candidate.desk.company.id, locationID: candidate.desk.location.id, acriss: code.rawValue)
+          let free = count - (booked[key] ?? 0)
+          guard free > 0 else { continue }
+          let quote = try self.quote(
+            code, desk: candidate.desk, dropoff: candidate.dropoff, terms: terms, tax: tax, carsAvailable: free)
+          if let note = quote.promoNote { promoReasons.insert(note) }
+          quotes.append(quote)
+        }
+      }
+      quotes.sort {
+        ($0.total, $0.desk.company.id, $0.code) < ($1.total, $1.desk.company.id, $1.code)
+      }
+      offers = quotes.prefix(query.limit).map {
+        offer($0, terms: terms, pickup: query.pickup, dropoffTime: query.dropoff)
       }
     }
     notices += promoReasons.sorted()
-    offers.sort { ($0.total.amount, $0.company.id, $0.acriss) < ($1.total.amount, $1.company.id, $1.acriss) }
-    return CarSearchResult(offers: Array(offers.prefix(query.limit)), notices: notices, currency: currency)
+    return CarSearchResult(offers: offers, notices: notices, currency: currency)
   }
 
   public func book(_ request: CarBookingRequest) throws -> Reservation {
@@ -428,75 +450,179 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     }
   }
 
-  /// Prices one car (see ``CarPricing`` for the rules) and builds its offer.
-  func price(
-    _ code: ACRISSCode, desk: CarDesk, dropoff: CarDesk, pickup: LocalDateTime, dropoffTime: LocalDateTime, days: Int,
-    promo: PromoCode?, member: Bool, currency: String, carsAvailable: Int
-  ) throws -> CarOffer {
-    let rateCurrency = inventory.rateCurrency
-    let daily = try convert(Money(amount: inventory.dailyRate(code, at: desk), currency: rateCurrency), currency)
-    let weekly = try convert(Money(amount: inventory.weeklyRate(code, at: desk), currency: rateCurrency), currency)
-    let charge = CarPricing.rentalCharge(days: days, daily: daily.amount, weekly: weekly.amount)
+  /// What a search prices every car with: the currency conversion, the promo (and its fixed
+  /// amount converted), the member flag and the charged days.
+  struct PricingTerms {
+    var pricing: OfferPricing
+    var promo: PromoCode?
+    /// A fixed promo's amount in minor units of the currency (nil for a percent promo or none).
+    var promoFixedOff: Int64?
+    var member: Bool
+    var days: Int
+  }
+
+  /// One car priced in integer minor units of the search currency, before its offer is built.
+  struct CarQuote {
+    var code: ACRISSCode
+    var desk: CarDesk
+    var dropoff: CarDesk
+    var carsAvailable: Int
+    /// The daily and weekly rates converted and rounded, as shown in the rental line.
+    var daily: Int64
+    var weekly: Int64
+    var restAtWeeklyRate: Bool
+    var rental: Int64
+    /// The promo's discount (positive; nil: no promo line).
+    var promoOff: Int64?
+    var promoNote: String?
+    /// The member discount (positive; nil: not a member).
+    var memberOff: Int64?
+    var oneWayFee: Int64?
+    var airportFee: Int64?
+    var tax: Int64
+    var taxPercent: OfferPricing.Percent
+    /// The sum of the lines.
+    var total: Int64
+  }
+
+  /// The terms of a search in `currency`.
+  /// - Throws: ``ServiceError`` `unknown_currency`, `unsupported_currency` or `no_exchange_rate`.
+  func pricingTerms(currency: String, promo: PromoCode?, member: Bool, days: Int) throws -> PricingTerms {
+    let pricing = try OfferPricing(currency: currency, from: inventory.rateCurrency, rates: rates)
+    var fixedOff: Int64?
+    if let promo, case .fixed(let amount) = promo.discount { fixedOff = try minorUnits(of: amount, in: pricing) }
+    return PricingTerms(pricing: pricing, promo: promo, promoFixedOff: fixedOff, member: member, days: days)
+  }
+
+  /// `money` (any currency with a rate) in minor units of `pricing`'s currency, rounded half away
+  /// from zero.
+  func minorUnits(of money: Money, in pricing: OfferPricing) throws -> Int64 {
+    let conversion =
+      money.currencyCode.uppercased() == pricing.source
+      ? pricing : try OfferPricing(currency: pricing.currency, from: money.currencyCode, rates: rates)
+    guard let minor = OfferPricing.exactMinorUnits(money.amount, digits: conversion.sourceDigits) else {
+      throw ServiceError(
+        .unavailable, code: "malformed_data",
+        message: "\(money.amount) \(money.currencyCode) has more decimals than the currency's minor units")
+    }
+    return conversion.minorUnits(cents: minor)
+  }
+
+  /// Prices one car (see ``CarPricing`` for the rules) in integer minor units.
+  func quote(
+    _ code: ACRISSCode, desk: CarDesk, dropoff: CarDesk, terms: PricingTerms, tax: OfferPricing.Percent,
+    carsAvailable: Int
+  ) throws -> CarQuote {
+    let pricing = terms.pricing
+    guard let rates = inventory.rateMinorUnits(code, at: desk, digits: pricing.sourceDigits) else {
+      throw ServiceError(
+        .unavailable, code: "malformed_data", message: "the rates of \(code) at \(desk.location.id) are not in cents")
+    }
+    let charge = CarPricing.rentalChargeMinorUnits(days: terms.days, daily: rates.daily, weekly: rates.weekly)
     // Each line is rounded to minor units as it is made, and later lines are computed from the
     // rounded ones: the lines a person reads add up to the total charged, to the cent.
-    let rental = Money(amount: charge.amount, currency: currency).rounded()
-    var lines = [
-      PriceLine(
-        kind: .rental, name: CarPricing.rentalDescription(days: days, daily: daily, weekly: weekly), amount: rental)
-    ]
+    let rental = pricing.minorUnits(cents: charge.amount)
+    var quote = CarQuote(
+      code: code, desk: desk, dropoff: dropoff, carsAvailable: carsAvailable,
+      daily: pricing.minorUnits(cents: rates.daily), weekly: pricing.minorUnits(cents: rates.weekly),
+      restAtWeeklyRate: terms.days % 7 >= 5 && rates.weekly < Int64(terms.days % 7) * rates.daily, rental: rental,
+      tax: 0, taxPercent: tax, total: 0)
     var discounted = rental
-    var promoNote: String?
-    if let promo {
-      if let reason = CarPromotions.reasonNotApplying(promo, company: desk.company, days: days) {
-        promoNote = reason
+    if let promo = terms.promo {
+      if let reason = CarPromotions.reasonNotApplying(promo, company: desk.company, days: terms.days) {
+        quote.promoNote = reason
       } else {
-        var off: Money
+        var off: Int64
         switch promo.discount {
-        case .percent(let percent): off = (rental * percent / 100).rounded()
-        case .fixed(let amount): off = try convert(amount, currency).rounded()
+        case .percent(let percent): off = OfferPricing.Percent(percent).of(rental)
+        case .fixed: off = terms.promoFixedOff ?? 0
         }
-        if off.amount > rental.amount { off = rental }
-        lines.append(PriceLine(kind: .promo, name: "Promo \(promo.code) (\(promo.summary))", amount: -off))
-        discounted = discounted - off
+        if off > rental { off = rental }
+        quote.promoOff = off
+        discounted -= off
       }
     }
-    if member {
-      let percent = inventory.memberDiscountPercent
-      let off = (rental * percent / 100).rounded()
-      lines.append(PriceLine(kind: .member, name: "Member discount (\(percent)% off the rental)", amount: -off))
-      discounted = discounted - off
+    if terms.member {
+      let off = memberPercent.of(rental)
+      quote.memberOff = off
+      discounted -= off
     }
     var taxable = discounted
     if dropoff.location.id != desk.location.id {
-      let fee = try convert(desk.company.oneWay.fee, currency).rounded()
-      lines.append(PriceLine(kind: .oneWayFee, name: "One-way fee (drop-off at \(dropoff.location.id))", amount: fee))
-      taxable = taxable + fee
+      let fee = try minorUnits(of: desk.company.oneWay.fee, in: pricing)
+      quote.oneWayFee = fee
+      taxable += fee
     }
     if desk.location.kind == .airport {
-      let percent = inventory.airportConcessionFeePercent
-      let fee = (discounted * percent / 100).rounded()
-      lines.append(PriceLine(kind: .fee, name: "Airport concession fee (\(percent)%)", amount: fee))
-      taxable = taxable + fee
+      let fee = airportFeePercent.of(discounted)
+      quote.airportFee = fee
+      taxable += fee
+    }
+    quote.tax = tax.of(taxable)
+    quote.total = taxable + quote.tax
+    return quote
+  }
+
+  /// The offer of a priced car: its lines (named as on an invoice) and its id.
+  func offer(_ quote: CarQuote, terms: PricingTerms, pickup: LocalDateTime, dropoffTime: LocalDateTime) -> CarOffer {
+    let pricing = terms.pricing
+    let currency = pricing.currency
+    let desk = quote.desk
+    let dropoff = quote.dropoff
+    var lines = [
+      PriceLine(
+        kind: .rental,
+        name: CarPricing.rentalDescription(
+          days: terms.days, daily: pricing.money(minorUnits: quote.daily),
+          weekly: pricing.money(minorUnits: quote.weekly), restAtWeeklyRate: quote.restAtWeeklyRate),
+        amount: pricing.money(minorUnits: quote.rental))
+    ]
+    if let promo = terms.promo, let off = quote.promoOff {
+      lines.append(
+        PriceLine(
+          kind: .promo, name: "Promo \(promo.code) (\(promo.summary))", amount: pricing.money(minorUnits: -off)))
+    }
+    if let off = quote.memberOff {
+      lines.append(
+        PriceLine(
+          kind: .member, name: "Member discount (\(inventory.memberDiscountPercent)% off the rental)",
+          amount: pricing.money(minorUnits: -off)))
+    }
+    if let fee = quote.oneWayFee {
+      lines.append(
+        PriceLine(
+          kind: .oneWayFee, name: "One-way fee (drop-off at \(dropoff.location.id))",
+          amount: pricing.money(minorUnits: fee)))
+    }
+    if let fee = quote.airportFee {
+      lines.append(
+        PriceLine(
+          kind: .fee, name: "Airport concession fee (\(inventory.airportConcessionFeePercent)%)",
+          amount: pricing.money(minorUnits: fee)))
     }
     let taxPercent = inventory.taxPercent(countryCode: desk.location.countryCode)
     lines.append(
       PriceLine(
         kind: .tax, name: "Tax (\(taxPercent)%, \(desk.location.countryCode))",
-        amount: (taxable * taxPercent / 100).rounded()))
-    let total = lines.map(\.amount).sum(in: currency)
+        amount: pricing.money(minorUnits: quote.tax)))
     let id = CarOfferID(
       companyID: desk.company.id, pickupLocationID: desk.location.id, dropoffLocationID: dropoff.location.id,
-      acriss: code, pickup: pickup, dropoff: dropoffTime, promoCode: promo?.code, quotedMinorUnits: total.minorUnits,
-      currency: currency)
+      acriss: quote.code, pickup: pickup, dropoff: dropoffTime, promoCode: terms.promo?.code,
+      quotedMinorUnits: quote.total, currency: currency)
     return CarOffer(
       id: id.description, company: desk.company, pickupLocation: desk.location, dropoffLocation: dropoff.location,
-      pickup: pickup, dropoff: dropoffTime, acriss: code, days: days, carsAvailable: carsAvailable, lines: lines,
-      total: total, promoNote: promoNote)
+      pickup: pickup, dropoff: dropoffTime, acriss: quote.code, days: terms.days, carsAvailable: quote.carsAvailable,
+      lines: lines, total: pricing.money(minorUnits: quote.total), promoNote: quote.promoNote)
   }
-}
 
-extension Money {
-  fileprivate static func / (lhs: Money, rhs: Decimal) -> Money {
-    Money(amount: lhs.amount / rhs, currency: lhs.currencyCode)
+  /// Prices one car (see ``CarPricing`` for the rules) and builds its offer.
+  func price(
+    _ code: ACRISSCode, desk: CarDesk, dropoff: CarDesk, pickup: LocalDateTime, dropoffTime: LocalDateTime, days: Int,
+    promo: PromoCode?, member: Bool, currency: String, carsAvailable: Int
+  ) throws -> CarOffer {
+    let terms = try pricingTerms(currency: currency, promo: promo, member: member, days: days)
+    let tax = OfferPricing.Percent(inventory.taxPercent(countryCode: desk.location.countryCode))
+    let quote = try quote(code, desk: desk, dropoff: dropoff, terms: terms, tax: tax, carsAvailable: carsAvailable)
+    return offer(quote, terms: terms, pickup: pickup, dropoffTime: dropoffTime)
   }
 }

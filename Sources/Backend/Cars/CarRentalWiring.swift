@@ -55,13 +55,12 @@ public enum CarRentalWiring {
     return CarRentalEngine(
       inventory: inventory, promotions: try CarPromotions(), rentals: SQLiteCarRentals(database: services.database),
       resolvePlace: resolver(data), isMember: { signedIn }, currency: { currency },
-      convert: { money, code in
-        if money.currencyCode == code { return money }
+      rates: {
+        // Full precision: each price line is rounded once, when it is made (CarPricing).
         guard let rates else {
           throw ServiceError(.unavailable, code: "no_exchange_rates", message: "exchange rates are not available")
         }
-        // Full precision: each price line is rounded once, when it is made (CarPricing).
-        return Money(amount: money.amount * (try rates.rate(from: money.currencyCode, to: code)), currency: code)
+        return rates
       }, ledger: services.ledger, token: { (try? file.read()) ?? nil })
   }
 }
