@@ -67,7 +67,7 @@ import Testing
       PriceLine(
         kind: .rental,
         name: CarPricing.rentalDescription(
-          days: days, daily: daily.rounded(), weekly: weekly.rounded(),
+          days: days, daily: "\(daily.rounded())", weekly: "\(weekly.rounded())",
           restAtWeeklyRate: exactTies
             ? inventory.weeklyRate(code, at: desk) < Decimal(rest) * inventory.dailyRate(code, at: desk)
             : weekly.amount < Decimal(rest) * daily.amount),
@@ -172,6 +172,16 @@ import Testing
         let integer = CarPricing.rentalChargeMinorUnits(days: days, daily: daily, weekly: weekly)
         let decimal = CarPricing.rentalCharge(days: days, daily: Decimal(daily), weekly: Decimal(weekly))
         #expect(Decimal(integer.amount) == decimal.amount && integer.usesWeeklyRate == decimal.usesWeeklyRate)
+      }
+    }
+  }
+
+  @Test func minorUnitTexts_areThoseOfMoney() throws {
+    let rates = try Self.rates()
+    for code in ["USD", "JPY", "KWD", "EUR"] {
+      let pricing = try OfferPricing(currency: code, rates: { rates })
+      for minor: Int64 in [0, 1, -1, 9, 10, 99, 100, 101, -300, 12_345, 1_000_000, -987_654_321] {
+        #expect(pricing.text(minorUnits: minor) == pricing.money(minorUnits: minor).description, "\(minor) \(code)")
       }
     }
   }

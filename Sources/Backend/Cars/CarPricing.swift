@@ -63,9 +63,10 @@ public enum CarPricing {
   }
 
   /// `"7 days (1 week at the weekly rate 202.80 USD)"`, `"3 days at 39.00 USD a day"`: `daily` and
-  /// `weekly` are the rates shown (rounded to minor units); `restAtWeeklyRate` whether the 5 to 7
-  /// remaining days are charged at the weekly rate (decided on the exact rates).
-  static func rentalDescription(days: Int, daily: Money, weekly: Money, restAtWeeklyRate: Bool) -> String {
+  /// `weekly` are the rates as shown (money rounded to minor units, `"39.00 USD"`);
+  /// `restAtWeeklyRate` whether the 5 to 7 remaining days are charged at the weekly rate (decided
+  /// on the exact rates).
+  static func rentalDescription(days: Int, daily: String, weekly: String, restAtWeeklyRate: Bool) -> String {
     let weeks = days / 7
     let rest = days % 7
     let dayWord = days == 1 ? "day" : "days"

@@ -573,8 +573,8 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       PriceLine(
         kind: .rental,
         name: CarPricing.rentalDescription(
-          days: terms.days, daily: pricing.money(minorUnits: quote.daily),
-          weekly: pricing.money(minorUnits: quote.weekly), restAtWeeklyRate: quote.restAtWeeklyRate),
+          days: terms.days, daily: pricing.text(minorUnits: quote.daily),
+          weekly: pricing.text(minorUnits: quote.weekly), restAtWeeklyRate: quote.restAtWeeklyRate),
         amount: pricing.money(minorUnits: quote.rental))
     ]
     if let promo = terms.promo, let off = quote.promoOff {
