@@ -126,7 +126,7 @@ import Testing
     type(app, "2026-12-20T10:00")
     press(app, [.enter])
     type(app, "2026-12-27T10:00")
-    press(app, [.tab, .tab, .tab, .tab, .enter])  // Search, while the place still waits
+    press(app, [.tab, .tab, .tab, .tab, .tab, .enter])  // Search, while the place still waits
     #expect(screen.focus == .search)
     #expect(screen.searchRequested)
     #expect(service.lastQuery.value == nil)
@@ -144,9 +144,20 @@ import Testing
     try assertSnapshot(frame(app), named: "search-filled")
   }
 
+  @Test func returnAt_makesTheSearchOneWay() throws {
+    let (app, screen) = filledForm()
+    press(app, [.tab])  // Return at
+    #expect(screen.focus == .returnPlace)
+    type(app, "SFO")
+    press(app, Array(repeating: .tab, count: 4) + [.enter])  // to Search
+    scheduler.run()
+    #expect(service.lastQuery.value?.dropoffPlace == "SFO")
+    #expect(service.lastQuery.value?.pickupPlace == "LAX")
+  }
+
   @Test func companySelector_limitsTheSearch() throws {
     let (app, screen) = filledForm()
-    press(app, [.tab, .tab, .tab, .enter])  // pattern, promo, company → the selector
+    press(app, [.tab, .tab, .tab, .tab, .enter])  // return place, pattern, promo, company → the selector
     #expect(app.currentStack.count == 2)
     try assertSnapshot(frame(app), named: "companies")
     press(app, [.down, .down, .enter])  // Orbit
@@ -157,7 +168,7 @@ import Testing
 
   @Test func results_byCategory_ratesWithPromo_booking() throws {
     let (app, _) = filledForm()
-    press(app, Array(repeating: .tab, count: 4) + [.enter])  // to Search
+    press(app, Array(repeating: .tab, count: 5) + [.enter])  // to Search
     #expect(app.currentStack.count == 2)
     try assertSnapshot(frame(app), named: "results")
     press(app, [.down, .enter])  // Zephyr CDAR

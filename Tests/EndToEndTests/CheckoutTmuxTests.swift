@@ -151,7 +151,7 @@ import Testing
     try tmux.press("Enter")
     try tmux.type("\(dropoff)T10:00")
     try tmux.waitFor("both times") { $0.contains("\(dropoff)T10:00") && !$0.contains("invalid") }
-    try tmux.press("Tab", "Tab", "Tab", "Tab")
+    try tmux.press("Tab", "Tab", "Tab", "Tab", "Tab")
     try tmux.waitFor("Enter search")
     try tmux.press("Enter")
     try tmux.waitFor("the results", seconds: 45) { $0.contains("offers in") && $0.contains("available") }

@@ -5,7 +5,9 @@ import Reactive
 /// The car search form and its results.
 ///
 /// Inputs (UI events): ``pickupTextChanged(_:)``, ``suggestionSelected(_:)``,
-/// ``pickupDateTimeChanged(_:)``, ``dropoffDateTimeChanged(_:)``, ``classPatternChanged(_:)``,
+/// ``pickupDateTimeChanged(_:)``, ``dropoffDateTimeChanged(_:)``, ``dropoffPlaceChanged(_:)``
+/// (one-way: where the car is returned; empty returns it where it was picked up),
+/// ``classPatternChanged(_:)``,
 /// ``promoCodeChanged(_:)``, ``searchTapped()``; the company comes from ``companySelector``.
 ///
 /// Outputs: ``placeSuggestions`` (autocomplete, 300 ms after the last key) and
@@ -40,6 +42,7 @@ public final class CarSearchViewModel {
     var place = ""
     var from = ""
     var to = ""
+    var returnPlace = ""
     var pattern = ""
     var promo = ""
   }
@@ -112,6 +115,13 @@ public final class CarSearchViewModel {
     validate()
   }
 
+  /// Where the car is returned, for a one-way rental (an airport code, a city or a desk id, as
+  /// `car-rental search --dropoff` takes); empty returns it at the pick-up desk.
+  public func dropoffPlaceChanged(_ text: String) {
+    form.returnPlace = text
+    validate()
+  }
+
   /// An ACRISS pattern with `*` (`C***`), or empty for every class.
   public func classPatternChanged(_ text: String) {
     form.pattern = text
@@ -169,9 +179,11 @@ public final class CarSearchViewModel {
         throw error
       }
       let promo = form.promo.trimmingCharacters(in: .whitespaces)
+      let returnPlace = form.returnPlace.trimmingCharacters(in: .whitespaces)
       return .success(
         CarSearchQuery(
-          pickupPlace: place, pickup: from, dropoff: to, classPattern: pattern,
+          pickupPlace: place, dropoffPlace: returnPlace.isEmpty ? nil : returnPlace, pickup: from, dropoff: to,
+          classPattern: pattern,
           company: companySelector.selectedCompanyID, promoCode: promo.isEmpty ? nil : promo))
     } catch let error as ServiceError {
       return .failure(error)

@@ -42,7 +42,7 @@ extension Published.Publisher {
 /// selector; Enter on Search runs the search and opens the results.
 @MainActor
 final class CarSearchScreen: Screen {
-  enum Focus: CaseIterable { case place, pickup, dropoff, pattern, promo, company, search }
+  enum Focus: CaseIterable { case place, pickup, dropoff, returnPlace, pattern, promo, company, search }
 
   let title = "Cars"
   let model: CarSearchViewModel
@@ -52,6 +52,8 @@ final class CarSearchScreen: Screen {
   var place = AutocompleteState(maxLength: 60)
   var pickup = TextFieldState(maxLength: 16)
   var dropoff = TextFieldState(maxLength: 16)
+  /// Where the car goes back, for a one-way rental (empty: the pick-up desk).
+  var returnPlace = TextFieldState(maxLength: 60)
   var pattern = TextFieldState(maxLength: 4)
   var promo = TextFieldState(maxLength: 20)
   /// Esc left the focused text field: keys go to the shell until Enter.
@@ -104,6 +106,7 @@ final class CarSearchScreen: Screen {
     case .place: \.place.field
     case .pickup: \.pickup
     case .dropoff: \.dropoff
+    case .returnPlace: \.returnPlace
     case .pattern: \.pattern
     case .promo: \.promo
     case .company, .search: nil
@@ -118,6 +121,7 @@ final class CarSearchScreen: Screen {
     let fields: [(String, TextFieldState, String, Focus)] = [
       ("Pick-up", pickup, "YYYY-MM-DDTHH:MM (local)", .pickup),
       ("Drop-off", dropoff, "YYYY-MM-DDTHH:MM (local)", .dropoff),
+      ("Return at", returnPlace, "one-way: airport or city (empty: same desk)", .returnPlace),
       ("Class", pattern, "ACRISS, e.g. C*** (empty: all)", .pattern),
       ("Promo code", promo, "optional", .promo),
     ]
@@ -133,12 +137,12 @@ final class CarSearchScreen: Screen {
         Span(company ?? "All companies", style: focus == .company ? theme.selection : theme.base),
         Span("  (Enter to choose)", style: theme.muted),
       ])
-    ).render(in: row(8), into: &buffer)
-    Button("Search", focused: focus == .search).render(in: row(10), into: &buffer)
+    ).render(in: row(9), into: &buffer)
+    Button("Search", focused: focus == .search).render(in: row(11), into: &buffer)
     let waiting = searchRequested ? "Searching as soon as the place suggestions arrive…" : nil
     if let message = waiting ?? model.validationMessage {
       Paragraph(message, style: theme.warning).render(
-        in: Rect(x: area.x, y: area.y + 12, width: width, height: max(0, min(2, area.height - 12))), into: &buffer)
+        in: Rect(x: area.x, y: area.y + 13, width: width, height: max(0, min(2, area.height - 13))), into: &buffer)
     }
     // The place field last: its suggestions drop down over the form, as wide as the screen.
     AutocompleteField("Pick-up at", state: place, suggestions: suggestions).labelWidth(12).fieldWidth(width)
@@ -200,6 +204,7 @@ final class CarSearchScreen: Screen {
       case .place: model.pickupTextChanged(text)
       case .pickup: model.pickupDateTimeChanged(text)
       case .dropoff: model.dropoffDateTimeChanged(text)
+      case .returnPlace: model.dropoffPlaceChanged(text)
       case .pattern: model.classPatternChanged(text.uppercased())
       case .promo: model.promoCodeChanged(text)
       case .company, .search: break
