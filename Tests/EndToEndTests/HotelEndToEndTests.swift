@@ -76,6 +76,16 @@ import Testing
     #expect(result.stdout.contains("\"code\" : \"\(code)\""), "\(result.stdout)")
   }
 
+  @Test func show_malformedId_exitsTwo_unknownId_exitsOne() throws {
+    let malformed = try run(["show", "nope", "--json"])
+    #expect(malformed.status == 2, "\(malformed.stderr)")
+    #expect(malformed.stdout.contains("\"code\" : \"invalid_hotel_id\""), "\(malformed.stdout)")
+    #expect(malformed.stderr.contains("h2988507-17"), "\(malformed.stderr)")
+    let unknown = try run(["show", "h1-1", "--json"])
+    #expect(unknown.status == 1, "\(unknown.stderr)")
+    #expect(unknown.stdout.contains("\"code\" : \"hotel_not_found\""), "\(unknown.stdout)")
+  }
+
   @Test func map_writesAnSVG() throws {
     let directory = TemporaryDirectory()
     let path = directory.url.appendingPathComponent("tokyo.svg").path

@@ -295,4 +295,33 @@ extension HotelRowState {
     scheduler.advance()
     #expect(markers.values.map { $0.map(\.count) } == [[], [1]])
   }
+
+  @Test func worldViewPastTheAntimeridian_showsMarkers_andAFailureShowsTheServicesMessage() {
+    let scheduler = DispatchQueue.test
+    let remote = ControlledHotelClient()
+    let model = HotelMapViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
+    let messages = model.$errorMessage.record()
+    // Zoom 0 panned west: the viewport runs past −180°; it is asked as is (the service wraps it).
+    model.viewportChanged(GeoRect(south: -95, west: -270, north: 95, east: 90))
+    scheduler.advance(by: HotelMapViewModel.debounce)
+    #expect(remote.calls == ["map -95.0"])
+    remote.answer("map -95.0", [HotelMapMarker(latitude: 35, longitude: 139, count: 72_979)])
+    scheduler.advance()
+    #expect(model.markers.map(\.count) == [72_979])
+    // A failure is shown, not swallowed into an empty map.
+    model.viewportChanged(GeoRect(south: 10, west: 0, north: 20, east: 10))
+    scheduler.advance(by: HotelMapViewModel.debounce)
+    let failure = ServiceError.invalid("invalid_coordinate", "south edge nan is not a number: expected degrees")
+    remote.fail("map 10.0", failure, as: [HotelMapMarker].self)
+    scheduler.advance()
+    #expect(model.markers.isEmpty)
+    #expect(model.errorMessage == failure.message)
+    // The next answer clears it.
+    model.viewportChanged(GeoRect(south: 11, west: 0, north: 20, east: 10))
+    scheduler.advance(by: HotelMapViewModel.debounce)
+    remote.answer("map 11.0", [HotelMapMarker(latitude: 15, longitude: 5, count: 3)])
+    scheduler.advance()
+    #expect(model.markers.map(\.count) == [3])
+    #expect(messages.values == [nil, nil, failure.message, nil])
+  }
 }

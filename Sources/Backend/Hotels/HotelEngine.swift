@@ -84,13 +84,29 @@ public final class HotelEngine: HotelService, Sendable {
       address: words.address(world: world, at: i))
   }
 
+  /// The Morton position of hotel `hotelId`.
+  /// - Throws: `invalid_hotel_id` (`.invalidInput`) when the id is not shaped `h<digits>-<digits>`;
+  ///   `hotel_not_found` (`.notFound`) when it is well-formed but names no hotel.
   func position(of hotelId: String) throws -> Int {
+    guard Self.isWellFormedHotelId(hotelId) else {
+      throw ServiceError.invalid(
+        "invalid_hotel_id",
+        "invalid hotel id \"\(hotelId)\": expected h<geonames id>-<number>, like h2988507-17 (see the ids of a search)")
+    }
     guard let i = world.position(of: hotelId) else {
       throw ServiceError(
         .notFound, code: "hotel_not_found",
         message: "no hotel \"\(hotelId)\": hotel ids look like h2988507-17 (see the ids of a search)")
     }
     return i
+  }
+
+  /// Whether `id` has the shape of a hotel id: `h`, digits, `-`, digits (ASCII).
+  static func isWellFormedHotelId(_ id: String) -> Bool {
+    let parts = id.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+    guard parts.count == 2, parts[0].first == UInt8(ascii: "h") else { return false }
+    let digits = [parts[0].dropFirst(), parts[1]]
+    return digits.allSatisfy { !$0.isEmpty && $0.count <= 12 && $0.allSatisfy { (48...57).contains($0) } }
   }
 
   public func hotel(id: String) throws -> Hotel { hotel(at: try position(of: id)) }
@@ -219,16 +235,40 @@ public final class HotelEngine: HotelService, Sendable {
 
   // MARK: Validation
 
+  /// The earliest time zone on Earth (UTC−12): a date before today there is past everywhere.
+  static let earliestZone = TimeZone(secondsFromGMT: -12 * 3600) ?? .gmt
+
+  /// The time zone of hotel `i` (its city's IANA zone; UTC−12, the most lenient, if unknown).
+  func timeZone(at i: Int) -> TimeZone {
+    TimeZone(identifier: world.city(at: i).timeZone) ?? Self.earliestZone
+  }
+
+  /// The `date_in_past` error: check-in `checkIn` is before `today` in `zone`.
+  func pastError(_ checkIn: LocalDate, today: LocalDate, zone: TimeZone, place: String) -> ServiceError {
+    ServiceError.invalid(
+      "date_in_past",
+      "check-in \(checkIn) is in the past \(place): today there (\(zone.identifier)) is \(today); "
+        + "expected \(today) or a later date")
+  }
+
   /// Checks a stay and occupancy (the rules of ``HotelSearchRequest``).
-  func validate(checkIn: LocalDate, checkOut: LocalDate, guests: Int, rooms: Int) throws -> DateRange {
+  ///
+  /// The check-in must not be before today in `timeZone` (the hotel's own zone; a search passes
+  /// nil to pre-check against UTC−12 and then drops the hotels where the date is past locally).
+  /// - Throws: `invalid_dates`, `date_in_past`, `date_too_far`, `too_many_nights`,
+  ///   `invalid_guests`, `invalid_rooms` (all `.invalidInput`).
+  func validate(
+    checkIn: LocalDate, checkOut: LocalDate, guests: Int, rooms: Int, timeZone: TimeZone? = nil
+  ) throws -> DateRange {
     guard let stay = DateRange(start: checkIn, end: checkOut) else {
       throw ServiceError.invalid(
         "invalid_dates", "check-out \(checkOut) is not after check-in \(checkIn): a stay has at least one night")
     }
-    // The earliest "today" on Earth (UTC−12): a date before it is in the past everywhere.
-    let earliestToday = LocalDate(now(), in: TimeZone(secondsFromGMT: -12 * 3600) ?? .gmt)
-    guard checkIn >= earliestToday else {
-      throw ServiceError.invalid("date_in_past", "check-in \(checkIn) is in the past: expected today or a later date")
+    let earliestToday = LocalDate(now(), in: Self.earliestZone)
+    let zone = timeZone ?? Self.earliestZone
+    let today = timeZone.map { LocalDate(now(), in: $0) } ?? earliestToday
+    guard checkIn >= today else {
+      throw pastError(checkIn, today: today, zone: zone, place: timeZone == nil ? "everywhere" : "at the hotel")
     }
     let latest = earliestToday.adding(days: HotelSearchRequest.maxDaysAhead + 1)
     guard checkIn <= latest else {
@@ -300,12 +340,32 @@ public final class HotelEngine: HotelService, Sendable {
     let mask = Amenity.mask(of: request.amenities)
     let minStars = UInt8(request.minStars ?? 1)
     let booked = try inventory.maxBooked(during: stay)
+    // Today at each city of the area (hotels where the check-in is already past are dropped).
+    var todayByCity: [Int: (today: LocalDate, zone: TimeZone)] = [:]
+    var earliestPast: (today: LocalDate, zone: TimeZone)?
+    func isPast(_ i: Int) -> Bool {
+      let city = Int(world.cityIndexes[i])
+      let local: (today: LocalDate, zone: TimeZone)
+      if let known = todayByCity[city] {
+        local = known
+      } else {
+        let zone = timeZone(at: i)
+        local = (LocalDate(now(), in: zone), zone)
+        todayByCity[city] = local
+      }
+      guard local.today > request.checkIn else { return false }
+      if earliestPast.map({ local.today < $0.today }) ?? true { earliestPast = local }
+      return true
+    }
+    var eligible = 0
     var found: [Candidate] = []
     found.reserveCapacity(near.count * 3)
     let factors = NightFactors(stay)
     let perNight = Double(request.rooms * stay.count)
     let limit = request.maxPrice.map { NSDecimalNumber(decimal: $0).doubleValue + 1e-9 }
     for (i, km) in near where world.stars[i] >= minStars && world.amenityMasks[i] & mask == mask {
+      if isPast(i) { continue }
+      eligible += 1
       let start = found.count
       candidates(
         at: i, km: km, factors: factors, guests: request.guests, rooms: request.rooms, booked: booked, into: &found)
@@ -317,6 +377,11 @@ public final class HotelEngine: HotelService, Sendable {
         return (userRate.map { average / quote.perEUR * $0 } ?? average) <= limit
       }
       found.replaceSubrange(start..., with: kept)
+    }
+    // Every hotel of the area is past the check-in date locally: refuse, naming the
+    // earliest of the local todays (the date that would be accepted there first).
+    if eligible == 0, let past = earliestPast {
+      throw pastError(request.checkIn, today: past.today, zone: past.zone, place: "near \(center.name)")
     }
     let order: (Candidate, Candidate) -> Bool
     func tie(_ a: Candidate, _ b: Candidate) -> Bool {
@@ -370,7 +435,8 @@ public final class HotelEngine: HotelService, Sendable {
     -> [HotelOffer]
   {
     let i = try position(of: hotelId)
-    let stay = try validate(checkIn: checkIn, checkOut: checkOut, guests: guests, rooms: rooms)
+    let stay = try validate(
+      checkIn: checkIn, checkOut: checkOut, guests: guests, rooms: rooms, timeZone: timeZone(at: i))
     let booked = try inventory.maxBooked(during: stay)
     return candidates(at: i, stay: stay, guests: guests, rooms: rooms, booked: booked)
       .sorted { $0.total != $1.total ? $0.total < $1.total : $0.type < $1.type }
@@ -392,7 +458,9 @@ public final class HotelEngine: HotelService, Sendable {
   public func quote(offerId: String) throws -> HotelOffer {
     let id = try parseOffer(offerId)
     let i = try position(of: id.hotelId)
-    let stay = try validate(checkIn: id.stay.start, checkOut: id.stay.end, guests: id.guests, rooms: id.rooms)
+    // Re-checked against today at the hotel (a booking goes through here before any charge).
+    let stay = try validate(
+      checkIn: id.stay.start, checkOut: id.stay.end, guests: id.guests, rooms: id.rooms, timeZone: timeZone(at: i))
     let booked = try inventory.maxBooked(during: stay)
     let all = candidates(at: i, stay: stay, guests: id.guests, rooms: id.rooms, booked: booked)
     guard let candidate = all.first(where: { $0.type == id.roomType }) else {
@@ -421,14 +489,40 @@ public final class HotelEngine: HotelService, Sendable {
     return try booker(offer, try hotel(id: id.hotelId), guestName, cardId, idempotencyKey, token)
   }
 
+  /// Markers of `viewport`. A viewport past the world's edges is normalised
+  /// (``normalized(_:)``): latitudes clamp to ±85°, longitudes wrap around the antimeridian, and
+  /// one 360° or wider shows the whole world.
+  /// - Throws: `invalid_coordinate` (`.invalidInput`) for a coordinate that is not a finite number.
   public func mapMarkers(in viewport: GeoRect, maxMarkers: Int) throws -> [HotelMapMarker] {
-    for value in [viewport.south, viewport.north] where !(value.isFinite && (-90...90).contains(value)) {
-      throw ServiceError.invalid("invalid_coordinate", "latitude \(value) is out of range: expected -90 to 90")
+    for (name, value) in [
+      ("south", viewport.south), ("west", viewport.west), ("north", viewport.north), ("east", viewport.east),
+    ] where !value.isFinite {
+      throw ServiceError.invalid("invalid_coordinate", "\(name) edge \(value) is not a number: expected degrees")
     }
-    for value in [viewport.west, viewport.east] where !(value.isFinite && (-180...180).contains(value)) {
-      throw ServiceError.invalid("invalid_coordinate", "longitude \(value) is out of range: expected -180 to 180")
+    return world.markers(in: Self.normalized(viewport), maxMarkers: max(1, min(maxMarkers, 10_000)))
+  }
+
+  /// The map's latitude limit in degrees (the map viewport's own clamp).
+  static let mapLatitudeLimit = 85.0
+
+  /// `viewport` within the world: south ≤ north clamped to ±85°; west and east wrapped into
+  /// −180…180 (west > east then means the view crosses the antimeridian); a view 360° wide or
+  /// more becomes −180…180.
+  static func normalized(_ viewport: GeoRect) -> GeoRect {
+    let limit = mapLatitudeLimit
+    let south = min(limit, max(-limit, min(viewport.south, viewport.north)))
+    let north = min(limit, max(-limit, max(viewport.south, viewport.north)))
+    guard viewport.east - viewport.west < 360 else { return GeoRect(south: south, west: -180, north: north, east: 180) }
+    func wrap(_ longitude: Double) -> Double {
+      let shifted = (longitude + 180).truncatingRemainder(dividingBy: 360)
+      return (shifted < 0 ? shifted + 360 : shifted) - 180
     }
-    return world.markers(in: viewport, maxMarkers: max(1, min(maxMarkers, 10_000)))
+    var west = wrap(viewport.west)
+    var east = wrap(viewport.east)
+    // An edge exactly on the antimeridian: keep 180 as an east edge.
+    if east == -180, viewport.east > viewport.west { east = 180 }
+    if west == 180 { west = -180 }
+    return GeoRect(south: south, west: west, north: north, east: east)
   }
 
 }

@@ -130,7 +130,7 @@ final class HotelMapScreen: Screen {
     self.title = title
   }
 
-  var changes: AnyPublisher<Void, Never> { model.$markers.void }
+  var changes: AnyPublisher<Void, Never> { anyChange([model.$markers.void, model.$errorMessage.void]) }
   var keyHints: [KeyHint] { MapView.keyHints }
 
   func render(in area: Rect, into buffer: inout Buffer) {
@@ -143,6 +143,10 @@ final class HotelMapScreen: Screen {
       model.viewportChanged(rect)
     }
     HotelMapView(markers: model.markers, viewport: viewport, title: title).render(in: area, into: &buffer)
+    // The service's message in place of the (empty) map, on the canvas's first row.
+    if let message = model.errorMessage, canvas.height > 0 {
+      Label(message, style: buffer.theme.error).render(in: canvas.row(0), into: &buffer)
+    }
   }
 
   func handle(_ key: Key) -> KeyResult { viewport.handle(key) ? .handled : .ignored }
