@@ -154,13 +154,15 @@ import Testing
     type(app, " fra")  // the list still answers "san"
     try assertSnapshot(frame(app), named: "search-suggestions-stale")
     #expect(!frame(app).contains("▸ S"))
-    press(app, [.enter])  // waits for the answer to "san fra" (a spinner instead of the stale rows)
+    press(app, [.enter])  // moves on; From waits for the answer to "san fra" (a spinner after it)
     #expect(screen.from.text == "san fra")
     #expect(screen.from.isAwaitingAnswer)
     #expect(screen.model.origin.selection == nil)
-    #expect(screen.focus == .from)
+    #expect(screen.focus == .to)
     #expect(!frame(app).contains("San Diego"))
+    press(app, [.backTab])
     #expect(app.footerHints.contains(KeyHint("Esc", "keep text")))
+    press(app, [.tab])
     scheduler.advance(by: AirportAutocompleteViewModel.delay)
     #expect(screen.from.text == "SFO")
     #expect(screen.focus == .to)
@@ -168,14 +170,15 @@ import Testing
 
   // MARK: Enter before the suggestions (pending accept)
 
-  /// "san fra" and Enter at once: the first suggestion of the answer is taken when it comes.
+  /// "san fra" and Enter at once: the focus moves on now; the first suggestion of the answer is
+  /// taken when it comes.
   @Test func pending_enterBeforeTheSuggestions_takesTheFirstWhenTheyArrive() throws {
     let screen = FlightSearchScreen(environment: environment())
     let app = app(screen)
     type(app, "san fra")
     press(app, [.enter])
     #expect(flights.queries.isEmpty)
-    #expect(screen.focus == .from)
+    #expect(screen.focus == .to)
     #expect(screen.isAnimating)
     try assertSnapshot(frame(app), named: "search-pending")
     scheduler.advance(by: AirportAutocompleteViewModel.delay)
@@ -183,6 +186,25 @@ import Testing
     #expect(screen.model.origin.selection?.iata == "SFO")
     #expect(screen.focus == .to)
     #expect(!screen.isAnimating)
+  }
+
+  /// Typing ahead: "SFO" Enter "JFK" Enter all before any answer; each field gets its own text.
+  @Test func pending_typeAhead_landsInTheNextField() {
+    let screen = FlightSearchScreen(environment: environment())
+    let app = app(screen)
+    type(app, "SFO")
+    press(app, [.enter])
+    type(app, "JFK")
+    press(app, [.enter])
+    #expect(screen.from.text == "SFO")
+    #expect(screen.to.text == "JFK")
+    #expect(screen.focus == .depart)
+    scheduler.advance(by: AirportAutocompleteViewModel.delay)
+    #expect(screen.from.text == "SFO")
+    #expect(screen.model.origin.selection?.iata == "SFO")
+    #expect(screen.to.text == "JFK")
+    #expect(screen.model.destination.selection?.iata == "JFK")
+    #expect(screen.focus == .depart)
   }
 
   @Test func pending_tabMovesOn_theFieldItLeftIsFilled_typingCancels() {
@@ -208,7 +230,8 @@ import Testing
     type(app, "ark")  // "newark"
     press(app, [.enter])
     #expect(screen.to.isAwaitingAnswer)
-    press(app, [.backspace])  // typing again cancels
+    #expect(screen.focus == .depart)
+    press(app, [.backTab, .backspace])  // back in To: typing again cancels
     #expect(!screen.to.isAwaitingAnswer)
     scheduler.advance(by: AirportAutocompleteViewModel.delay)
     #expect(screen.to.text == "newar")

@@ -52,8 +52,8 @@ import Testing
   }
 
   /// The form filled in: LAX from the suggestions, 20–27 December at 10:00.
-  func filledForm() -> (InteractiveApp, CarSearchScreen) {
-    let screen = CarSearchScreen(environment: environment)
+  func filledForm(_ environment: CarRentalViewEnvironment? = nil) -> (InteractiveApp, CarSearchScreen) {
+    let screen = CarSearchScreen(environment: environment ?? self.environment)
     let app = app(screen)
     type(app, "la")
     scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
@@ -103,15 +103,17 @@ import Testing
     #expect(screen.focus == .pickup)
   }
 
-  /// "la" and Enter at once, before the suggestions: LAX is taken when they arrive.
+  /// "la" and Enter at once, before the suggestions: the focus moves on, LAX is taken when they arrive.
   @Test func place_enterBeforeTheSuggestions_takesTheFirstWhenTheyArrive() {
     let screen = CarSearchScreen(environment: environment)
     let app = app(screen)
     type(app, "la")
-    press(app, [.enter])
+    press(app, [.enter])  // the focus moves on at once
     #expect(screen.place.isAwaitingAnswer)
-    #expect(screen.focus == .place)
+    #expect(screen.focus == .pickup)
+    press(app, [.backTab])
     #expect(frame(app).contains("Looking up places…"))
+    press(app, [.tab])
     scheduler.advance(by: CarSearchViewModel.autocompleteDelay)
     #expect(screen.place.text == "LAX")
     #expect(screen.focus == .pickup)
@@ -185,6 +187,37 @@ import Testing
     #expect(service.bookings.value.map(\.driverName) == ["Grace Hopper"])
     #expect(service.bookings.value.map(\.cardID) == ["card_visa"])
     try assertSnapshot(frame(app), named: "booking-confirmed")
+  }
+
+  /// QA at 120×40: `Budget Wh…`, `12 availab…` and CHF totals were cut; the car's description
+  /// gives way instead (here at 80×24, where it is tightest).
+  @Test func results_longCompanyAvailabilityAndPrice_areNeverCut() throws {
+    var wide = service
+    wide.wide = true
+    let (app, _) = filledForm(
+      CarRentalViewEnvironment(
+        service: wide, account: account.account, mainQueue: scheduler.eraseToAnyScheduler(),
+        backgroundQueue: scheduler.eraseToAnyScheduler()))
+    press(app, Array(repeating: .tab, count: 4) + [.enter])  // to Search
+    let results = frame(app)
+    try assertSnapshot(results, named: "results-chf")
+    for text in ["Budget White Glove", "12 available", "12,345.60", "9,876.50"] {
+      #expect(results.contains(text), "\(text) cut")
+    }
+  }
+
+  /// The confirmation's summary (places and times) wraps onto a second row instead of being cut.
+  @Test func booking_longConfirmation_wraps() throws {
+    let screen = bookingScreen("car_long", account: account)
+    let app = app(screen)
+    type(app, "Grace Hopper")
+    press(app, [.enter])
+    scheduler.run()
+    #expect(screen.model.reservation != nil)
+    let text = frame(app)
+    try assertSnapshot(text, named: "booking-confirmed-long")
+    #expect(text.contains("2027-01-06T10:00"))
+    #expect(text.contains("Confirmation res_1"))
   }
 
   @Test func booking_priceChanged_acceptThenBook() throws {

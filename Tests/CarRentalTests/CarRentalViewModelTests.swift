@@ -213,10 +213,12 @@ final class Box<Value>: @unchecked Sendable {
 }
 
 /// A scripted service: LAX has an Economy and two Compact offers; promos WINTER10 (10 %), ZEPHYR15
-/// (Zephyr only), OLD (expired); offer `car_risen` has a new price.
+/// (Zephyr only), OLD (expired); offer `car_risen` has a new price, `car_long` books with a long
+/// summary. `wide`: the search answers long names, many cars and CHF prices (``wideOffers()``).
 struct ScriptedCarService: CarRentalService {
   let lastQuery = Box<CarSearchQuery?>(nil)
   let bookings = Box<[CarBookingRequest]>([])
+  var wide = false
 
   static let query = CarSearchQuery(
     pickupPlace: "LAX", pickup: LocalDateTime(year: 2026, month: 12, day: 20, hour: 10, minute: 0),
@@ -260,8 +262,23 @@ struct ScriptedCarService: CarRentalService {
     return [offer(zephyr, "ECMR", 150), offer(zephyr, "CDAR", 180), offer(orbit, "CDAR", 200)]
   }
 
+  /// Two offers of a company with a long name, 12 cars each, priced in CHF (`CHF 12,345.60`).
+  static func wideOffers() -> [CarOffer] {
+    let budget = company("budget", "Budget White Glove")
+    return [("ECMR", Decimal(string: "9876.50")!), ("CDAR", Decimal(string: "12345.60")!)].map { code, rental in
+      let lines = [PriceLine(kind: .rental, name: "7 days", amount: Money(amount: rental, currency: "CHF"))]
+      return CarOffer(
+        id: "car_budget_\(code)", company: budget, pickupLocation: location, dropoffLocation: location,
+        pickup: query.pickup, dropoff: query.dropoff, acriss: try! ACRISSCode(code), days: 7, carsAvailable: 12,
+        lines: lines, total: Money(amount: rental, currency: "CHF"), promoNote: nil)
+    }
+  }
+
   func search(_ query: CarSearchQuery) throws -> CarSearchResult {
     lastQuery.update { $0 = query }
+    if wide, query.pickupPlace == "LAX" {
+      return CarSearchResult(offers: Self.wideOffers(), notices: [], currency: "CHF")
+    }
     guard query.pickupPlace == "LAX" else { throw ServiceError.invalid("unknown_place", "unknown place \"XXQ\"") }
     if let promo = query.promoCode?.uppercased(), promo == "OLD" {
       throw ServiceError.invalid("expired_promo", "promo code OLD expired on 2026-05-31")
@@ -298,8 +315,11 @@ struct ScriptedCarService: CarRentalService {
         "price_changed", "the price of this car is now 250.00 USD (offer car_new)",
         details: ["offerId": "car_new", "price": "250.00", "currency": "USD"])
     }
+    let summary =
+      request.offerID == "car_long"
+      ? "Budget White Glove CDAR (Compact), LAX 2026-12-30T10:00 → LAX 2027-01-06T10:00" : request.offerID
     return Reservation(
       id: "res_\(bookings.value.count)", kind: .car, status: .confirmed, total: Money(amount: 200, currency: "USD"),
-      createdAt: Date(timeIntervalSince1970: 0), summary: request.offerID)
+      createdAt: Date(timeIntervalSince1970: 0), summary: summary)
   }
 }

@@ -89,8 +89,8 @@ import Testing
     #expect(!state.isCurrent(Self.airports))
     #expect(state.highlightedIndex(in: Self.airports) == nil)
     #expect(state.isShowingDropdown(Self.airports))  // shown, dimmed
-    // Enter waits for the answer to "san fran" (a pending accept); Tab too, letting the screen move.
-    #expect(state.handle(.enter, suggestions: Self.airports) == .awaiting)
+    // Enter waits for the answer to "san fran" (a pending accept); Tab too; both let the screen move.
+    #expect(state.handle(.enter, suggestions: Self.airports) == .ignored)
     #expect(state.handle(.tab, suggestions: Self.airports) == .ignored)
     #expect(state.isAwaitingAnswer)
     #expect(state.handle(.down, suggestions: Self.airports) == .moved)  // waits, moves nothing
@@ -104,7 +104,7 @@ import Testing
     var state = typed("SFO")
     let loading = AutocompleteList([], answering: nil, isLoading: true)
     #expect(state.isShowingDropdown(loading))
-    #expect(state.handle(.enter, suggestions: loading) == .awaiting)
+    #expect(state.handle(.enter, suggestions: loading) == .ignored)
     #expect(state.handle(.escape, suggestions: loading) == .closed)
     #expect(!state.isAwaitingAnswer)
     #expect(state.answerArrived(AutocompleteList(["SFO  San Francisco"], answering: "SFO")) == nil)
@@ -115,11 +115,11 @@ import Testing
 
   @Test func pending_enterBeforeTheAnswer_thenTheAnswerTakesItsFirstSuggestion() {
     var state = typed("san fra")
-    #expect(state.handle(.enter, suggestions: .empty) == .awaiting)
+    #expect(state.handle(.enter, suggestions: .empty) == .ignored)
     #expect(state.isAwaitingAnswer)
     #expect(state.awaitedText == "san fra")
     #expect(state.isShowingDropdown(.empty))  // the spinner
-    #expect(state.handle(.enter, suggestions: .empty) == .awaiting)  // again: still waiting, nothing new
+    #expect(state.handle(.enter, suggestions: .empty) == .ignored)  // again: still waiting, nothing new
     #expect(state.answerArrived(Self.airports) == .take(0))
     #expect(!state.isAwaitingAnswer)
     state.accept("SFO")
@@ -129,7 +129,7 @@ import Testing
 
   @Test func pending_emptyAnswer_keepsTheTypedText() {
     var state = typed("37.62,-122.38")
-    #expect(state.handle(.enter, suggestions: .empty) == .awaiting)
+    #expect(state.handle(.enter, suggestions: .empty) == .ignored)
     #expect(state.answerArrived(AutocompleteList([], answering: "37.62,-122.38")) == .keepText)
     #expect(!state.isAwaitingAnswer)
     #expect(state.text == "37.62,-122.38")
@@ -138,7 +138,7 @@ import Testing
 
   @Test func pending_typingCancelsIt() {
     var state = typed("san fr")
-    #expect(state.handle(.enter, suggestions: .empty) == .awaiting)
+    #expect(state.handle(.enter, suggestions: .empty) == .ignored)
     #expect(state.handle(.character("a"), suggestions: .empty) == .edited("san fra"))
     #expect(!state.isAwaitingAnswer)
     #expect(state.answerArrived(Self.airports) == nil)  // the answer only shows, nothing is taken
@@ -148,26 +148,25 @@ import Testing
   @Test func pending_staleAnswerForAnOlderText_isIgnored() {
     var state = typed("san fra")
     let older = AutocompleteList(["SAN  San Diego International"], answering: "san")
-    #expect(state.handle(.enter, suggestions: older) == .awaiting)  // the list answers "san"
+    #expect(state.handle(.enter, suggestions: older) == .ignored)  // the list answers "san"
     #expect(state.answerArrived(older) == nil)
     #expect(state.answerArrived(AutocompleteList(["SFO  San Francisco"], answering: "san fr")) == nil)
     #expect(state.isAwaitingAnswer)
     #expect(state.answerArrived(Self.airports) == .take(0))
   }
 
-  @Test func pending_tabStartsItToo_butLetsTheScreenMoveOn() {
-    var state = typed("san fra")
-    #expect(state.handle(.tab, suggestions: .empty) == .ignored)
-    #expect(state.isAwaitingAnswer)
-    #expect(!state.awaitsByEnter)  // the answer fills the field; the focus is elsewhere already
-    state.close()  // the focus left the field: still waiting
-    #expect(state.answerArrived(Self.airports) == .take(0))
-    // Enter, then Shift-Tab away: still filled, without moving the focus on.
+  @Test func pending_enterAndTab_bothLetTheScreenMoveOnAtOnce() {
+    for key in [Key.enter, .tab] {
+      var state = typed("san fra")
+      #expect(state.handle(key, suggestions: .empty) == .ignored)  // the screen moves on now
+      #expect(state.isAwaitingAnswer)
+      state.close()  // the focus left the field: still waiting
+      #expect(state.answerArrived(Self.airports) == .take(0))  // fills the field left behind
+    }
+    // Enter, then Shift-Tab back to the field: still waiting.
     var back = typed("san fra")
-    #expect(back.handle(.enter, suggestions: .empty) == .awaiting)
-    #expect(back.awaitsByEnter)
+    #expect(back.handle(.enter, suggestions: .empty) == .ignored)
     #expect(back.handle(.backTab, suggestions: .empty) == .ignored)
-    #expect(!back.awaitsByEnter)
     #expect(back.isAwaitingAnswer)
   }
 
@@ -253,7 +252,7 @@ import Testing
 
   @Test func field_pendingAccept_showsTheSpinner_focusedOrNot() {
     var state = typed("san fran")
-    #expect(state.handle(.enter, suggestions: Self.airports) == .awaiting)
+    #expect(state.handle(.enter, suggestions: Self.airports) == .ignored)
     let focused = AutocompleteField("From", state: state, suggestions: Self.airports).labelWidth(6)
       .loadingText("Looking up airports…").focused(true).rendered(width: 40, height: 4).plainText
     #expect(focused.contains("Looking up airports…"))

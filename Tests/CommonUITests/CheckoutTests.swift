@@ -219,6 +219,48 @@ import Testing
     #expect(none.bookingFailure == nil)
   }
 
+  /// The QA bug: the default card •••• 0002 declined, 4242 added and made the default, `r`: the
+  /// new default is selected, not the declined card (which still exists, no longer the default).
+  @Test func declinedCard_refreshSelectsTheNewDefault() {
+    func card(_ last4: String, isDefault: Bool) -> PaymentCard {
+      PaymentCard(
+        id: "card_\(last4)", brand: "visa", last4: last4, expiryMonth: 3, expiryYear: 2029, isDefault: isDefault)
+    }
+    let memory = MemoryBookingAccount(signedIn: true, cards: [card("0002", isDefault: true)])
+    let checkout = section(memory)
+    scheduler.run()
+    #expect(checkout.selectedCardId == "card_0002")
+    checkout.bookingFailed(.refused("card_declined", "the card Visa •••• 0002 was declined"))
+    memory.setCards([card("4242", isDefault: true), card("0002", isDefault: false)])
+    _ = checkout.handle(.character("r"))
+    scheduler.run()
+    #expect(checkout.selectedCardId == "card_4242")
+
+    // Chosen with ← → and then declined: the default too.
+    _ = checkout.handle(.right)
+    #expect(checkout.selectedCardId == "card_0002")
+    checkout.bookingFailed(.refused("card_declined", "the card Visa •••• 0002 was declined"))
+    _ = checkout.handle(.character("r"))
+    scheduler.run()
+    #expect(checkout.selectedCardId == "card_4242")
+
+    // Chosen with ← →, not declined: kept by a refresh.
+    _ = checkout.handle(.right)
+    _ = checkout.handle(.character("r"))
+    scheduler.run()
+    #expect(checkout.selectedCardId == "card_0002")
+
+    // Not chosen (the default a load picked): a new default is picked up by the next refresh.
+    let other = MemoryBookingAccount(signedIn: true)
+    let plain = section(other)
+    scheduler.run()
+    #expect(plain.selectedCardId == "card_visa")
+    other.setCards([card("4444", isDefault: true), card("4242", isDefault: false)])
+    _ = plain.handle(.character("r"))
+    scheduler.run()
+    #expect(plain.selectedCardId == "card_4444")
+  }
+
   /// Over a booking screen in the shell: Book signed out → the sheet; a wrong password → the
   /// message; the right one → the sheet pops and the booking shows the card.
   @Test func signInSheet_wrongPasswordThenSignedIn_backToTheBooking() throws {

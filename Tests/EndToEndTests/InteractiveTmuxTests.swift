@@ -154,8 +154,9 @@ final class TmuxSession: @unchecked Sendable {
     try tmux.waitFor("Find a flight")
 
     // The cursor is in From: typing a city suggests airports (300 ms after the last key). Enter
-    // pressed at once, before the list arrives, waits for it and takes the first suggestion: its
-    // code fills the field (the lead's bug: Enter kept "san fra", and the search then failed).
+    // pressed at once, before the list arrives, moves on to To, and From takes the first suggestion
+    // when it arrives: its code fills the field (the lead's bug: Enter kept "san fra", and the
+    // search then failed).
     try tmux.type("san fra")
     try tmux.press("Enter")
     try tmux.waitFor("the list to close") {

@@ -19,23 +19,23 @@ final class FakeHotelService: HotelService, @unchecked Sendable {
 
   static func offer(
     hotelId: String = "h2988507-1", name: String = "Quiet Harbour Hotel", roomType: RoomType = .double,
-    nightly: Decimal = 100, km: Double = 1.5, stars: Int = 3, rating: Double = 8.1
+    nightly: Decimal = 100, km: Double = 1.5, stars: Int = 3, rating: Double = 8.1, currency: String = "EUR"
   ) -> HotelOffer {
     let checkIn = LocalDate("2026-12-20")!
     let checkOut = LocalDate("2026-12-23")!
     let subtotal = nightly * 3
-    let total = Money(amount: subtotal * Decimal(string: "1.1")!, currency: "EUR").rounded()
+    let total = Money(amount: subtotal * Decimal(string: "1.1")!, currency: currency).rounded()
     let id = HotelOfferID(
       hotelId: hotelId, roomType: roomType, stay: DateRange(start: checkIn, end: checkOut)!, guests: 2, rooms: 1,
-      quotedMinorUnits: total.minorUnits, currency: "EUR")
+      quotedMinorUnits: total.minorUnits, currency: currency)
     return HotelOffer(
       id: id.description, hotelId: hotelId, name: name, stars: stars, guestRating: rating, latitude: 48.86,
       longitude: 2.35, distanceKm: km, roomType: roomType, checkIn: checkIn, checkOut: checkOut, nights: 3, guests: 2,
-      rooms: 1, roomsAvailable: 4, nightlyRate: Money(amount: nightly, currency: "EUR"),
+      rooms: 1, roomsAvailable: 4, nightlyRate: Money(amount: nightly, currency: currency),
       nightlyRates: (0..<3).map {
-        NightlyRate(date: checkIn.adding(days: $0), rate: Money(amount: nightly, currency: "EUR"))
+        NightlyRate(date: checkIn.adding(days: $0), rate: Money(amount: nightly, currency: currency))
       },
-      taxes: total - Money(amount: subtotal, currency: "EUR"), taxRate: Decimal(string: "0.1")!, total: total,
+      taxes: total - Money(amount: subtotal, currency: currency), taxRate: Decimal(string: "0.1")!, total: total,
       amenities: [.wifi], timeZone: "Europe/Paris")
   }
 

@@ -109,9 +109,9 @@ import Testing
     type(app, "is")  // "Paris": the list still answers "Par"
     scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
     try assertSnapshot(frame(app), named: "search-suggestions-stale")
-    press(app, [.enter])  // waits for the answer to "Paris"
+    press(app, [.enter])  // moves on; the place waits for the answer to "Paris"
     #expect(screen.place.isAwaitingAnswer)
-    #expect(screen.focus == .place)
+    #expect(screen.focus == .dates)
     remote.answer("suggest Paris", [HotelTestData.city("Paris")])
     scheduler.advance()
     #expect(screen.place.text == "Paris")
@@ -121,7 +121,8 @@ import Testing
 
   // MARK: Enter before the suggestions (pending accept)
 
-  /// "Par" and Enter at once: the field waits (a spinner), then takes Paris when it arrives.
+  /// "Par" and Enter at once: the focus moves on, the field waits (a spinner), then takes Paris when it
+  /// arrives.
   @Test func place_enterBeforeTheSuggestions_takesTheFirstWhenTheyArrive() throws {
     let screen = HotelSearchScreen(environment: environment)
     let app = app(screen)
@@ -142,7 +143,9 @@ import Testing
     let app = app(screen)
     type(app, "Par")
     press(app, [.enter])
-    type(app, "x")  // typing again: no longer waiting
+    #expect(screen.focus == .dates)
+    press(app, [.backTab])
+    type(app, "x")  // back in the place, typing again: no longer waiting
     #expect(!screen.place.isAwaitingAnswer)
     press(app, [.enter])  // waits for "Parx"
     scheduler.advance(by: PlaceAutocompleteViewModel.debounce)
@@ -202,6 +205,52 @@ import Testing
     scheduler.advance()
     #expect(!app.currentScreen.isAnimating)
     try assertSnapshot(frame(app), named: "details")
+  }
+
+  /// QA at 120×40 (Oslo): a long currency's prices (`NOK 40,738.50`) are never cut in the results
+  /// and the rooms, the name column gives way; here at 80×24, where they are tightest.
+  @Test func longCurrencyPrices_areNeverCut_inResultsAndRooms() throws {
+    let request = HotelSearchRequest(
+      place: "Oslo", checkIn: LocalDate("2026-12-20")!, checkOut: LocalDate("2026-12-23")!, guests: 2)
+    let offers = [
+      FakeHotelService.offer(
+        hotelId: "h1-1", name: "Grand Hotel Continental Oslo Sentrum og Aker Brygge", nightly: 3_779, currency: "NOK"),
+      FakeHotelService.offer(hotelId: "h1-2", name: "Fjord", roomType: .suite, nightly: 12_345, currency: "NOK"),
+    ]
+    let model = HotelResultsViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
+    model.search(request)
+    remote.answer(
+      "search Oslo", HotelSearchResult(center: FakeHotelService.center, radiusKm: 10, offers: offers, matched: 2))
+    scheduler.advance()
+    let app = app(HotelResultsScreen(model: model, request: request, environment: environment))
+    let results = frame(app)
+    try assertSnapshot(results, named: "results-nok")
+    #expect(results.contains("12,345.00") && results.contains("40,738.50"))
+    press(app, [.enter])
+    remote.answer("details h1-1", HotelTestData.details)
+    remote.answer(
+      "rooms h1-1",
+      offers.map {
+        FakeHotelService.offer(hotelId: "h1-1", roomType: $0.roomType, nightly: $0.nightlyRate.amount, currency: "NOK")
+      })
+    scheduler.advance()
+    let rooms = frame(app)
+    try assertSnapshot(rooms, named: "details-nok")
+    #expect(rooms.contains("12,345.00") && rooms.contains("40,738.50"))
+  }
+
+  /// The cancellation policy wraps onto a second row rather than losing its end (the first-night
+  /// charge).
+  @Test func booking_longCancellationPolicy_wraps() throws {
+    let offer = FakeHotelService.offer(name: "Fjord", nightly: 12_345, currency: "NOK")
+    let screen = bookingScreen(offer, account: MemoryBookingAccount(signedIn: true))
+    let app = app(screen)
+    let text = frame(app)
+    try assertSnapshot(text, named: "booking-nok")
+    let policy = screen.model.cancellationPolicy
+    #expect(DisplayWidth.of(policy) > 80)
+    #expect(policy.hasSuffix("charged."))
+    #expect(text.contains("charged."))  // its end is on screen
   }
 
   /// A booking screen over `account`, its checkout read.

@@ -127,7 +127,7 @@ final class FlightSearchScreen: Screen {
     switch focus {
     case .from, .to:
       if autocompleteState(focus)?.isAwaitingAnswer == true {
-        return [KeyHint("Tab", "next"), KeyHint("Esc", "keep text")]
+        return [KeyHint("Tab Enter", "next"), KeyHint("Esc", "keep text")]
       }
       guard let autocomplete = autocomplete(focus), let state = autocompleteState(focus),
         state.highlightedIndex(in: suggestions(autocomplete)) != nil
@@ -332,7 +332,7 @@ final class FlightSearchScreen: Screen {
     case .picked(let index):
       take(index, in: focus)
       move(1)
-    case .awaiting, .closed, .moved: break
+    case .closed, .moved: break
     case .ignored: return nil
     }
     return .handled
@@ -350,16 +350,14 @@ final class FlightSearchScreen: Screen {
   }
 
   /// New suggestions for From or To (stored by now): ends the field's pending accept when they
-  /// answer its text — the first airport taken (or the typed text kept), the focus moved on if it
-  /// is still on the field (as Enter would), and a search that waited for it run.
+  /// answer its text — the first airport taken (or the typed text kept; the focus moved on already, when
+  /// Enter or Tab started it), and a search that waited for it run.
   private func answerArrived(_ part: Focus) {
     guard let autocomplete = autocomplete(part), var state = autocompleteState(part) else { return }
-    let movesOn = state.awaitsByEnter && focus == part && !leftField && calendar == nil
     let outcome = state.answerArrived(suggestions(autocomplete))
     setAutocompleteState(state, for: part)
     guard let outcome else { return }
     if case .take(let index) = outcome { take(index, in: part) }
-    if movesOn { move(1) }
     if searchRequested, !from.isAwaitingAnswer, !to.isAwaitingAnswer {
       searchRequested = false
       search()

@@ -87,7 +87,7 @@ final class CarSearchScreen: Screen {
   var keyHints: [KeyHint] {
     if leftField { return [KeyHint("Tab", "next"), KeyHint("Enter", "edit")] }
     switch focus {
-    case .place where place.isAwaitingAnswer: return [KeyHint("Tab", "next"), KeyHint("Esc", "keep text")]
+    case .place where place.isAwaitingAnswer: return [KeyHint("Tab Enter", "next"), KeyHint("Esc", "keep text")]
     case .place where place.highlightedIndex(in: suggestions) != nil:
       return [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take place"), KeyHint("Esc", "close list")]
     case .company: return [KeyHint("Tab", "next"), KeyHint("Enter", "choose company")]
@@ -222,7 +222,7 @@ final class CarSearchScreen: Screen {
     case .picked(let index):
       take(index)
       move(1)
-    case .awaiting, .closed, .moved: break
+    case .closed, .moved: break
     case .ignored: return nil
     }
     return .handled
@@ -237,13 +237,11 @@ final class CarSearchScreen: Screen {
   }
 
   /// New suggestions (stored by now): ends a pending accept when they answer the field's text —
-  /// the first place taken (or the typed text kept), the focus moved on if it is still on the
-  /// field (as Enter would), and a search that waited for it run.
+  /// the first place taken (or the typed text kept; the focus moved on already, when Enter or
+  /// Tab started it), and a search that waited for it run.
   private func answerArrived() {
-    let movesOn = place.awaitsByEnter && focus == .place && !leftField
     guard let outcome = place.answerArrived(suggestions) else { return }
     if case .take(let index) = outcome { take(index) }
-    if movesOn { move(1) }
     if searchRequested {
       searchRequested = false
       search()
@@ -384,10 +382,18 @@ final class CarResultsScreen: Screen {
         ])
       }
     }
+    // Company, days, price and availability are never cut: each column is as wide as its widest
+    // cell (a long currency, `NOK 12,470.00`); the car's description gives way.
+    func widest(_ column: Int, _ header: String, atLeast minimum: Int) -> Int {
+      cells.reduce(max(minimum, DisplayWidth.of(header))) { max($0, DisplayWidth.of($1[column])) }
+    }
     Table(
       columns: [
-        .init("Category", .length(10)), .init("Code", .length(4)), .init("Car", .fill), .init("Company", .length(10)),
-        .init("Days", .length(7)), .init("Total", .length(10), alignment: .trailing), .init("Left", .length(11)),
+        .init("Category", .length(10)), .init("Code", .length(4)), .init("Car", .fill),
+        .init("Company", .length(widest(3, "Company", atLeast: 10))),
+        .init("Days", .length(widest(4, "Days", atLeast: 7))),
+        .init("Total", .length(widest(5, "Total", atLeast: 10)), alignment: .trailing),
+        .init("Left", .length(widest(6, "Left", atLeast: 11))),
       ], rows: cells, state: selection
     ).render(in: body, into: &buffer)
   }
@@ -569,11 +575,16 @@ final class CarBookingScreen: Screen {
     Label("\(offer.pickupLocation.name) \(offer.pickup) → \(offer.dropoffLocation.name) \(offer.dropoff)")
       .render(in: area.row(1), into: &buffer)
     if let reservation = model.reservation {
-      Label("Booked: \(reservation.summary)", style: theme.success).render(in: row(3), into: &buffer)
+      // The summary (places and times) wraps onto more rows rather than being cut.
+      let booked = Paragraph("Booked: \(reservation.summary)", style: theme.success)
+      let bookedRows = min(3, booked.height(forWidth: width))
+      booked.render(
+        in: Rect(x: area.x, y: area.y + 3, width: width, height: max(0, min(bookedRows, area.height - 3))),
+        into: &buffer)
       Label("Confirmation \(reservation.locator ?? reservation.id) · \(reservation.total.formatted())")
-        .render(in: row(4), into: &buffer)
+        .render(in: row(3 + bookedRows), into: &buffer)
       if let card = checkout.model.selectedCard {
-        Label("Charged to \(card.displayName)", style: theme.muted).render(in: row(5), into: &buffer)
+        Label("Charged to \(card.displayName)", style: theme.muted).render(in: row(4 + bookedRows), into: &buffer)
       }
       return
     }

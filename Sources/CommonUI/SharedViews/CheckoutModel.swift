@@ -18,9 +18,11 @@ public enum CheckoutPayer: Hashable, Sendable {
 ///
 /// Inputs: ``refresh()`` (read the session and the cards again), ``cardSelected(_:)``,
 /// ``nextCardTapped()`` / ``previousCardTapped()`` (cycle through the cards, wrapping),
-/// ``signIn(email:password:)``.
-/// Outputs: ``payer``, ``cards`` (the default first), ``selectedCardId`` (the default card after
-/// each load unless the chosen one is still there; nil without cards), ``message`` (no card yet
+/// ``cardFailed(_:)`` (a booking charged this card and it was refused), ``signIn(email:password:)``.
+/// Outputs: ``payer``, ``cards`` (the default first), ``selectedCardId`` (after each load: the
+/// card the person chose with ``cardSelected(_:)`` or ← → if it is still there and was not just
+/// refused, otherwise the default — so a default changed meanwhile is picked up; nil without
+/// cards), ``message`` (no card yet
 /// and how to add one, a session that ended, a store that failed), ``isSigningIn``,
 /// ``signInMessage`` (why the last sign-in failed, e.g. "email or password is wrong"), and
 /// ``signedIn``, which emits once per successful sign-in, after the cards are loaded.
@@ -39,8 +41,8 @@ public final class CheckoutModel {
   @Published public private(set) var payer = CheckoutPayer.checking
   /// The signed-in user's cards, the default first; empty when signed out.
   @Published public private(set) var cards: [PaymentCard] = []
-  /// The card to charge (`card_…`): the default after a load, the person's choice after that;
-  /// nil when signed out or without cards.
+  /// The card to charge (`card_…`): the default after a load, the person's choice after that
+  /// (kept by loads while it exists and was not refused since); nil when signed out or without cards.
   @Published public private(set) var selectedCardId: String?
   /// What the checkout has to say: no card yet and how to add one, a session that ended, a store
   /// that failed; nil when all is well.
@@ -62,6 +64,12 @@ public final class CheckoutModel {
   private let signedInSubject = PassthroughSubject<Void, Never>()
   private var refreshRequest: AnyCancellable?
   private var signInRequest: AnyCancellable?
+  /// Whether ``selectedCardId`` is the person's own choice (``cardSelected(_:)``, ← →), not the
+  /// default a load picked.
+  private var isChosenByPerson = false
+  /// The card a booking just charged and had refused (``cardFailed(_:)``): the next load does not
+  /// keep it selected.
+  private var failedCardId: String?
 
   /// A checkout over `account`; nothing is read until ``refresh()``.
   public init(
@@ -95,6 +103,14 @@ public final class CheckoutModel {
   public func cardSelected(_ id: String) {
     guard cards.contains(where: { $0.id == id }), id != selectedCardId else { return }
     selectedCardId = id
+    isChosenByPerson = true
+  }
+
+  /// A booking charged the card `id` and it was refused (declined, no funds, expired, unknown):
+  /// the next load selects the default card instead of keeping this one, even if the person chose
+  /// it (the default may have changed meanwhile, e.g. a card added and made the default).
+  public func cardFailed(_ id: String) {
+    failedCardId = id
   }
 
   /// Chooses the next card (after the last, the first).
@@ -162,20 +178,27 @@ public final class CheckoutModel {
       payer = .signedOut
       cards = []
       selectedCardId = nil
+      isChosenByPerson = false
       self.message = message
     case .success(.signedIn(let name, let cards)):
       payer = .signedIn(name: name)
       self.cards = cards
-      if let selectedCardId, cards.contains(where: { $0.id == selectedCardId }) {
+      if isChosenByPerson, let selectedCardId, selectedCardId != failedCardId,
+        cards.contains(where: { $0.id == selectedCardId })
+      {
         // The person's choice stays.
       } else {
-        selectedCardId = cards.first?.id
+        isChosenByPerson = false
+        let defaultId = (cards.first { $0.isDefault } ?? cards.first)?.id
+        if selectedCardId != defaultId { selectedCardId = defaultId }
       }
+      failedCardId = nil
       message = cards.isEmpty ? Self.noCardMessage : nil
     case .failure(let error):
       payer = .signedOut
       cards = []
       selectedCardId = nil
+      isChosenByPerson = false
       message = error.message
     }
   }
@@ -185,6 +208,7 @@ public final class CheckoutModel {
     let index = cards.firstIndex { $0.id == selectedCardId } ?? 0
     let next = cards[(index + offset + cards.count) % cards.count].id
     if next != selectedCardId { selectedCardId = next }
+    isChosenByPerson = true
   }
 
   /// `body` on the background queue, its result (never a failure) on the main queue.

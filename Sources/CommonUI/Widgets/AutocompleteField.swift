@@ -38,16 +38,15 @@ public enum AutocompleteEvent: Hashable, Sendable {
   /// Enter or Tab took the suggestion at this index of the list (the one highlighted): tell the
   /// view model, put its value in the field (``AutocompleteState/accept(_:)``) and move on.
   case picked(Int)
-  /// Enter came before the suggestions for the text: the field now waits for them (a pending
-  /// accept, ``AutocompleteState/isAwaitingAnswer``). The screen keeps the focus on the field;
-  /// when the answer arrives, ``AutocompleteState/answerArrived(_:)`` says what to do.
-  case awaiting
   /// Esc closed the dropdown (and cancelled a pending accept); the typed text stays.
   case closed
   /// The highlight or the cursor moved: redraw, nothing else.
   case moved
   /// Not the field's key: the screen applies its own meaning (Enter keeps the typed text and moves
-  /// on, Tab / Shift-Tab move, Esc leaves the field, ↑ ↓ move between the form's parts).
+  /// on, Tab / Shift-Tab move, Esc leaves the field, ↑ ↓ move between the form's parts). Enter or
+  /// Tab before the answer for the text also start a pending accept
+  /// (``AutocompleteState/isAwaitingAnswer``): the screen moves on at once all the same, and
+  /// ``AutocompleteState/answerArrived(_:)`` says how to fill the field it left.
   case ignored
 }
 
@@ -69,12 +68,13 @@ public enum AutocompleteEvent: Hashable, Sendable {
 /// - Enter or Tab pressed after typing but before the answer for the text arrived (only a stale
 ///   list, or nothing yet: the view model's pause and lookup) start a *pending accept*: the field
 ///   waits for the answer to exactly this text (``isAwaitingAnswer``; the field shows a spinner).
-///   Enter is ``AutocompleteEvent/awaiting`` (the focus stays until the answer); Tab is
-///   ``AutocompleteEvent/ignored`` (the screen moves on as usual, and the field it left is filled
-///   later). The screen passes every new list to ``answerArrived(_:)``: the answer's first
-///   suggestion is taken (``PendingAcceptOutcome/take(_:)``, as if Enter had been pressed on it),
-///   or, if the answer is empty, the typed text is kept (``PendingAcceptOutcome/keepText``); a
-///   list for another text changes nothing. Typing (or Esc) cancels the pending accept.
+///   Both are ``AutocompleteEvent/ignored``: the screen moves the focus on at once, so keys typed
+///   ahead (`SFO` Enter `JFK`) land in the next field, and the field it left is filled later. The
+///   screen passes every new list to ``answerArrived(_:)``: the answer's first suggestion is taken
+///   (``PendingAcceptOutcome/take(_:)``, as if Enter had been pressed on it), or, if the answer is
+///   empty, the typed text is kept (``PendingAcceptOutcome/keepText``); a list for another text
+///   changes nothing. The focus does not move when the answer arrives. Typing in the field (or Esc,
+///   once the person came back to it) cancels the pending accept.
 /// - Esc closes the dropdown and keeps the typed text (``AutocompleteEvent/closed``); with the
 ///   dropdown closed, Esc is ``AutocompleteEvent/ignored`` (the screen leaves the field).
 /// - Shift-Tab is ``AutocompleteEvent/ignored`` (the screen moves back; the typed text stays).
@@ -85,16 +85,11 @@ public enum AutocompleteEvent: Hashable, Sendable {
 /// switch from.handle(key, suggestions: list) {
 /// case .edited(let text): model.textChanged(text)
 /// case .picked(let index): model.suggestionSelected(at: index); from.accept(model.text); moveToNextField()
-/// case .awaiting, .closed, .moved: break
-/// case .ignored: return handleFormKey(key)
+/// case .closed, .moved: break
+/// case .ignored: return handleFormKey(key)  // Enter, Tab: move on (even with a pending accept)
 /// }
-/// // When the view model publishes suggestions (after they are stored):
-/// let movesOn = from.awaitsByEnter && focus == .from
-/// switch from.answerArrived(list) {
-/// case .take(let index)?: model.suggestionSelected(at: index); from.accept(model.text); if movesOn { moveToNextField() }
-/// case .keepText?: if movesOn { moveToNextField() }
-/// case nil: break
-/// }
+/// // When the view model publishes suggestions (after they are stored); the focus stays where it is:
+/// if case .take(let index)? = from.answerArrived(list) { model.suggestionSelected(at: index); from.accept(model.text) }
 /// ```
 public struct AutocompleteState: Hashable, Sendable {
   /// The text and its cursor.
@@ -104,13 +99,7 @@ public struct AutocompleteState: Hashable, Sendable {
   /// The highlighted row of a current list, 0-based (the first row until ↓ moves it).
   public private(set) var highlighted = 0
   /// The text (trimmed of spaces) whose answer a pending accept waits for; nil: none pending.
-  public private(set) var awaitedText: String? {
-    didSet { if awaitedText == nil { awaitsByEnter = false } }
-  }
-  /// Whether the pending accept was started by Enter and the focus has not left the field by key
-  /// since (Tab, Shift-Tab): then its answer moves the focus on, as Enter would have. Read it
-  /// before ``answerArrived(_:)``, which ends the pending accept.
-  public private(set) var awaitsByEnter = false
+  public private(set) var awaitedText: String?
   /// Whether the text was typed since the last answer, so an answer for it is on its way (false
   /// once a list answers it, or after ``accept(_:)``: then Enter never waits).
   public private(set) var expectsAnswer = false
@@ -166,8 +155,7 @@ public struct AutocompleteState: Hashable, Sendable {
         return .ignored
       }
       awaitedText = awaitedText ?? trimmed
-      awaitsByEnter = key == .enter
-      return key == .enter ? .awaiting : .ignored
+      return .ignored  // the screen moves on at once; answerArrived(_:) fills the field later
     case .down:
       if let index {
         highlighted = min(index + 1, list.count - 1)
@@ -190,7 +178,6 @@ public struct AutocompleteState: Hashable, Sendable {
       awaitedText = nil
       return .closed
     case .backTab:
-      awaitsByEnter = false  // the screen moves back: the answer fills the field behind the focus
       return .ignored
     default:
       let before = field.text
@@ -208,8 +195,8 @@ public struct AutocompleteState: Hashable, Sendable {
   /// list, after the view model stored it): nil when nothing is pending or `list` answers another
   /// text (a stale answer changes nothing); otherwise the pending accept ends with
   /// ``PendingAcceptOutcome/take(_:)`` of the first suggestion, or ``PendingAcceptOutcome/keepText``
-  /// when the answer is empty. The screen then does what Enter would have done: take the
-  /// suggestion (``accept(_:)``) and, if the focus is still on the field, move on.
+  /// when the answer is empty. The screen then takes the suggestion (``accept(_:)``) in the field,
+  /// wherever the focus is now (it moved on when Enter or Tab was pressed); it does not move it.
   public mutating func answerArrived(_ list: AutocompleteList) -> PendingAcceptOutcome? {
     guard let awaitedText, let query = list.query, query.trimmingCharacters(in: .whitespaces) == awaitedText,
       isCurrent(list)

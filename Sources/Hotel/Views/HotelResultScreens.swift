@@ -64,19 +64,20 @@ final class HotelResultsScreen: Screen {
     selection.count = model.offers.count
     selection.scroll(visibleRows: visibleRows)
     let locale = Locale(identifier: "en_US")
+    let rows = model.offers.map { offer in
+      [
+        offer.name, offer.roomType.rawValue, String(repeating: "★", count: offer.stars),
+        String(format: "%.1f", offer.guestRating), String(format: "%.1f", offer.distanceKm),
+        offer.nightlyRate.formatted(locale: locale), offer.total.formatted(locale: locale),
+      ]
+    }
     Table(
       columns: [
         .init("Hotel", .fill), .init("Room", .length(7)), .init("Stars", .length(5)),
         .init("Rating", .length(6), alignment: .trailing), .init("km", .length(5), alignment: .trailing),
-        .init("Night", .length(10), alignment: .trailing), .init("Total", .length(11), alignment: .trailing),
-      ],
-      rows: model.offers.map { offer in
-        [
-          offer.name, offer.roomType.rawValue, String(repeating: "★", count: offer.stars),
-          String(format: "%.1f", offer.guestRating), String(format: "%.1f", offer.distanceKm),
-          offer.nightlyRate.formatted(locale: locale), offer.total.formatted(locale: locale),
-        ]
-      }, state: selection
+        .init("Night", .length(PriceColumn.width(rows, column: 5, atLeast: 10)), alignment: .trailing),
+        .init("Total", .length(PriceColumn.width(rows, column: 6, atLeast: 11)), alignment: .trailing),
+      ], rows: rows, state: selection
     ).render(in: body, into: &buffer)
   }
 
@@ -224,17 +225,18 @@ final class HotelDetailsScreen: Screen {
       Label("Rooms", style: theme.accent).render(in: body.row(y + 1), into: &buffer)
       let locale = Locale(identifier: "en_US")
       selection.count = loaded.rooms.count
+      let rows = loaded.rooms.map {
+        [
+          $0.roomType.rawValue, "\($0.roomsAvailable)", $0.nightlyRate.formatted(locale: locale),
+          $0.total.formatted(locale: locale),
+        ]
+      }
       Table(
         columns: [
           .init("Room", .fill), .init("Left", .length(5), alignment: .trailing),
-          .init("Night", .length(10), alignment: .trailing), .init("Total", .length(11), alignment: .trailing),
-        ],
-        rows: loaded.rooms.map {
-          [
-            $0.roomType.rawValue, "\($0.roomsAvailable)", $0.nightlyRate.formatted(locale: locale),
-            $0.total.formatted(locale: locale),
-          ]
-        }, state: selection
+          .init("Night", .length(PriceColumn.width(rows, column: 2, atLeast: 10)), alignment: .trailing),
+          .init("Total", .length(PriceColumn.width(rows, column: 3, atLeast: 11)), alignment: .trailing),
+        ], rows: rows, state: selection
       ).render(in: body.inset(top: y + 2), into: &buffer)
     }
   }
@@ -319,8 +321,13 @@ final class HotelBookingScreen: Screen {
     let width = min(area.width, 60)
     calculator.render(in: Rect(x: area.x, y: area.y + 2, width: width, height: calculator.height), into: &buffer)
     var y = 3 + calculator.height
-    Label(model.cancellationPolicy, style: theme.muted).render(in: area.row(y), into: &buffer)
-    y += 2
+    // The policy wraps onto a second row rather than being cut (its end says what is charged).
+    let policy = Paragraph(model.cancellationPolicy, style: theme.muted)
+    let policyRows = min(2, policy.height(forWidth: area.width))
+    policy.render(
+      in: Rect(x: area.x, y: area.y + y, width: area.width, height: max(0, min(policyRows, area.height - y))),
+      into: &buffer)
+    y += policyRows + 1
     if let reservation = model.reservation {
       Label("Booked: \(reservation.summary)", style: theme.success).render(in: area.row(y), into: &buffer)
       Label("Confirmation \(reservation.locator ?? reservation.id) · \(reservation.total.formatted())")
@@ -378,5 +385,13 @@ final class HotelBookingScreen: Screen {
     guard checkout.isReadyToBook() else { return }
     model.cardSelected(checkout.selectedCardId)
     model.bookTapped()
+  }
+}
+
+/// The width of a price column: its widest formatted price (`NOK 12,470.00`), at least `minimum`
+/// columns; a price is never cut, the name column gives way.
+enum PriceColumn {
+  static func width(_ rows: [[String]], column: Int, atLeast minimum: Int) -> Int {
+    rows.reduce(minimum) { max($0, DisplayWidth.of($1[column])) }
   }
 }

@@ -107,7 +107,7 @@ final class HotelSearchScreen: Screen {
   var keyHints: [KeyHint] {
     switch focus {
     case .place where leftField: [KeyHint("Tab", "next"), KeyHint("Enter", "edit")]
-    case .place where place.isAwaitingAnswer: [KeyHint("Tab", "next"), KeyHint("Esc", "keep text")]
+    case .place where place.isAwaitingAnswer: [KeyHint("Tab Enter", "next"), KeyHint("Esc", "keep text")]
     case .place where place.highlightedIndex(in: suggestions) != nil:
       [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take place"), KeyHint("Esc", "close list")]
     case .place: [KeyHint("Tab", "next"), KeyHint("Enter", "next")]
@@ -230,7 +230,7 @@ final class HotelSearchScreen: Screen {
     case .picked(let index):
       take(index)
       move(1)
-    case .awaiting, .closed, .moved: break
+    case .closed, .moved: break
     case .ignored: return nil
     }
     return .handled
@@ -244,13 +244,11 @@ final class HotelSearchScreen: Screen {
   }
 
   /// New suggestions (stored by now): ends a pending accept when they answer the field's text —
-  /// the first place taken (or the typed text kept), the focus moved on if it is still on the
-  /// field (as Enter would), and a search that waited for it run.
+  /// the first place taken (or the typed text kept; the focus moved on already, when Enter or
+  /// Tab started it), and a search that waited for it run.
   private func answerArrived() {
-    let movesOn = place.awaitsByEnter && focus == .place && !leftField
     guard let outcome = place.answerArrived(suggestions) else { return }
     if case .take(let index) = outcome { take(index) }
-    if movesOn { move(1) }
     if searchRequested {
       searchRequested = false
       search()
