@@ -198,7 +198,7 @@ import Testing
       CarRentalViewEnvironment(
         service: wide, account: account.account, mainQueue: scheduler.eraseToAnyScheduler(),
         backgroundQueue: scheduler.eraseToAnyScheduler()))
-    press(app, Array(repeating: .tab, count: 4) + [.enter])  // to Search
+    press(app, Array(repeating: .tab, count: 5) + [.enter])  // to Search
     let results = frame(app)
     try assertSnapshot(results, named: "results-chf")
     for text in ["Budget White Glove", "12 available", "12,345.60", "9,876.50"] {
