@@ -283,7 +283,7 @@ public enum HotelCommands {
       !text.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
     else {
       throw CLIError.usage(
-        "invalid --guest \"\(text)\": expected the guest's given and family name, like \"Ada Lovelace\"",
+        "invalid --guest \(EchoedInput.quoted(text)): expected the guest's given and family name, like \"Ada Lovelace\"",
         code: "invalid_guest")
     }
     return words.joined(separator: " ")

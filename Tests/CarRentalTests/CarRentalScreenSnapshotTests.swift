@@ -230,6 +230,22 @@ import Testing
     #expect(screen.model.offerID == "car_new")
   }
 
+  /// QA: Driver `Ada`, Tab Tab Enter did nothing; now the name rule's message shows, nothing is
+  /// booked, and it goes once the name is valid.
+  @Test func booking_invalidDriver_saysWhy() throws {
+    let screen = bookingScreen("car_orbit_x", account: account)
+    let app = app(screen)
+    type(app, "Ada")
+    press(app, [.tab, .tab, .enter])
+    try assertSnapshot(frame(app), named: "booking-invalid-driver")
+    #expect(frame(app).contains("invalid --driver \"Ada\""))
+    #expect(screen.focus == .driver)
+    #expect(service.bookings.value.isEmpty)
+    type(app, " Lovelace")
+    #expect(screen.model.validationMessage == nil)
+    #expect(!frame(app).contains("invalid --driver"))
+  }
+
   @Test func booking_insufficientFunds_inTheAppsWords() throws {
     let screen = bookingScreen("car_declined", account: account)
     let app = app(screen)

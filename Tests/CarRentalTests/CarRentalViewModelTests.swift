@@ -186,6 +186,46 @@ import Testing
     #expect(model.reservation == nil)
   }
 
+  @Test(arguments: ["Ada", "1 2", "Ada \u{1B}[2JLovelace"])
+  func booking_invalidDriver_saysWhyAndBooksNothing(_ name: String) {
+    let service = ScriptedCarService()
+    let model = CarBookingViewModel(offerID: "car_orbit_x", environment: environment(service), idempotencyKey: "k5")
+    let messages = model.$validationMessage.record()
+    model.driverNameChanged(name)
+    #expect(!model.isBookEnabled)
+    model.bookTapped()
+    scheduler.run()
+    #expect(service.bookings.value.isEmpty)
+    let message = messages.values.last.flatMap { $0 }
+    #expect(message?.hasPrefix("invalid --driver \"") == true)
+    #expect(message?.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } == false)
+    model.driverNameChanged("Ada Lovelace")
+    #expect(model.validationMessage == nil)
+    model.bookTapped()
+    scheduler.run()
+    #expect(service.bookings.value.map(\.driverName) == ["Ada Lovelace"])
+  }
+
+  /// Signed in on the booking sheet after the quote: the service re-prices for the member (in
+  /// their currency) and answers `price_changed`; the new price is shown, and only once accepted
+  /// is the new offer booked.
+  @Test func booking_signedInAfterTheQuote_showsTheMemberPriceBeforeCharging() {
+    let service = ScriptedCarService()
+    let model = CarBookingViewModel(
+      offerID: "car_signed_out", environment: environment(service), idempotencyKey: "k6")
+    model.driverNameChanged("Ada Lovelace")
+    model.bookTapped()
+    scheduler.run()
+    #expect(model.reservation == nil)
+    #expect(model.newPrice == Money(amount: Decimal(string: "133.62")!, currency: "EUR"))
+    model.acceptNewPriceTapped()
+    #expect(model.acceptedPrice == Money(amount: Decimal(string: "133.62")!, currency: "EUR"))
+    model.bookTapped()
+    scheduler.run()
+    #expect(service.bookings.value.map(\.offerID) == ["car_signed_out", "car_member_eur"])
+    #expect(model.reservation != nil)
+  }
+
   @Test func booking_priceChanged_offersTheNewPrice() {
     let service = ScriptedCarService()
     let model = CarBookingViewModel(offerID: "car_risen", environment: environment(service), idempotencyKey: "k2")
@@ -309,6 +349,11 @@ struct ScriptedCarService: CarRentalService {
     }
     if request.offerID == "car_session" {
       throw ServiceError(.unauthenticated, code: "session_expired", message: "your session has expired")
+    }
+    if request.offerID == "car_signed_out" {
+      throw ServiceError.refused(
+        "price_changed", "the price of this car is now €133.62 (offer car_member_eur)",
+        details: ["offerId": "car_member_eur", "price": "133.62", "currency": "EUR"])
     }
     if request.offerID == "car_risen" {
       throw ServiceError.refused(

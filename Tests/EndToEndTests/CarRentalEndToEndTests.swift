@@ -133,6 +133,21 @@ import Testing
     #expect(!(try account(["trips", "list", "--json"]).stdout.contains("\"car\"")))
   }
 
+  /// QA: a driver's name with a clear-screen sequence (or digits) was booked and printed raw.
+  @Test func book_driverOutsideTheNameRule_exitsTwo_echoingNoControlCharacters() throws {
+    try signUpWithCard()
+    let offer = try #require(try search(["--limit", "1"]).first)
+    for name in ["Ada \u{1B}[2JLovelace", "1 2"] {
+      let result = try cars(["book", offer["id"] as? String ?? "", "--driver", name])
+      #expect(result.status == 2, "\(result.stderr)")
+      #expect(result.stderr.contains("invalid --driver"))
+      #expect(!result.stderr.unicodeScalars.contains { $0.value == 0x1B })
+    }
+    let escaped = try cars(["book", offer["id"] as? String ?? "", "--driver", "Ada \u{1B}[2JLovelace"])
+    #expect(escaped.stderr.contains(#"Ada \u{1B}[2JLovelace"#))
+    #expect(!(try account(["trips", "list", "--json"]).stdout.contains("\"car\"")))
+  }
+
   @Test func book_notSignedIn_exitsOne() throws {
     let offer = try #require(try search(["--limit", "1"]).first)
     let result = try cars(["book", offer["id"] as? String ?? "", "--driver", "Ada Lovelace"])

@@ -166,6 +166,13 @@ import Testing
     let back = try Self.signInFromTheSheet(tmux)
     #expect(back.contains("Driver    Grace Hopper"))
 
+    // The car was quoted signed out: Book re-prices it for the member (discount), shown to accept
+    // first (QA: the signed-out price was charged).
+    try tmux.press("Enter")
+    try tmux.waitFor("the member's price to accept", seconds: 30) { $0.contains("Accept ") }
+    try tmux.press("Enter")
+    try tmux.waitFor("Book again") { !$0.contains("Accept ") && $0.contains("[ Book ]") }
+
     // Enter books with the default card, the always-declined one: the app's words, not the
     // command line's ("use another card with --card ID").
     try tmux.press("Enter")

@@ -286,11 +286,8 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
 
   public func book(_ request: CarBookingRequest) throws -> Reservation {
     let id = try CarOfferID(parsing: request.offerID)
-    let driver = request.driverName.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    guard driver.split(separator: " ").count >= 2, driver.count <= 100 else {
-      throw ServiceError.invalid(
-        "invalid_driver", "invalid --driver \"\(request.driverName)\": expected \"Given Family\" as on the licence")
-    }
+    // The name rule of every booking kind (Common's PassengerName): letters, two words at least.
+    let driver = try PassengerName(parsing: request.driverName, option: "driver", code: "invalid_driver").description
     let unknown = ServiceError.invalid(
       "invalid_offer_id", "no such car offer \"\(request.offerID)\": use an id printed by 'car-rental search'")
     guard let desk = inventory.desks(at: id.pickupLocationID).first(where: { $0.company.id == id.companyID }),
@@ -318,7 +315,9 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     let offer = try price(
       id.acriss, desk: desk, dropoff: dropoffDesk, pickup: id.pickup, dropoffTime: id.dropoff, days: days, promo: promo,
       member: isMember(), currency: currency(), carsAvailable: 0)
-    if offer.total.currencyCode != id.currency || offer.total.minorUnits > id.quotedMinorUnits {
+    // Any other price (a sign-in since the quote: member discount, the member's currency) is
+    // shown to accept first: nobody is charged a price they did not see.
+    if offer.total.currencyCode != id.currency || offer.total.minorUnits != id.quotedMinorUnits {
       throw ServiceError.refused(
         "price_changed",
         "the price of this car is now \(offer.total) (offer \(offer.id)): book that offer to accept it",

@@ -40,27 +40,34 @@ public enum CarRentalWiring {
     return (try CarInventory(sites: sites(data)), data)
   }
 
-  /// The embedded car rental service for a command's context: the store of its data directory,
-  /// the signed-in user of its session file (member discount and currency as of now; bookings by
-  /// whoever is signed in when booking, so a sign-in in the interactive app counts).
+  /// The embedded car rental service for a command's context: the store of its data directory;
+  /// the session file is read at each search and booking (member discount, the signed-in user's
+  /// preferred currency, who books), so a sign-in or a preference changed in the interactive app
+  /// counts from the next call, and a booking of an offer quoted before is re-priced for whoever is
+  /// signed in now (`price_changed` when that price differs).
   public static func service(context: CLIContext) throws -> CarRentalService {
     let (inventory, data) = try inventory()
     let services = try BackendServices(dataDirectory: context.dataDirectory)
     let file = SessionFile(dataDirectory: context.dataDirectory)
-    let token = try file.read()
-    let signedIn = token.flatMap { try? services.accounts.session(token: $0) } != nil
+    _ = try file.read()  // An unreadable session file fails now, as before, not at the first search.
+    let token: @Sendable () -> String? = { (try? file.read()) ?? nil }
+    let isMember: @Sendable () -> Bool = {
+      token().flatMap { try? services.accounts.session(token: $0) } != nil
+    }
     // Prices in the signed-in user's currency (preferences), converted at the ECB reference rates.
-    let currency = token.flatMap { try? services.accounts.preferences(token: $0).currencyCode } ?? "USD"
+    let currency: @Sendable () -> String = {
+      token().flatMap { try? services.accounts.preferences(token: $0).currencyCode } ?? "USD"
+    }
     let rates = try? ExchangeRates.reference()
     return CarRentalEngine(
       inventory: inventory, promotions: try CarPromotions(), rentals: SQLiteCarRentals(database: services.database),
-      resolvePlace: resolver(data), isMember: { signedIn }, currency: { currency },
+      resolvePlace: resolver(data), isMember: isMember, currency: currency,
       rates: {
         // Full precision: each price line is rounded once, when it is made (CarPricing).
         guard let rates else {
           throw ServiceError(.unavailable, code: "no_exchange_rates", message: "exchange rates are not available")
         }
         return rates
-      }, ledger: services.ledger, token: { (try? file.read()) ?? nil })
+      }, ledger: services.ledger, token: token)
   }
 }

@@ -7,7 +7,8 @@ import Reactive
 /// Inputs: ``driverNameChanged(_:)``, ``cardSelected(_:)``, ``bookTapped()``,
 /// ``acceptNewPriceTapped()`` (after a price change).
 /// Outputs: ``isBookEnabled``, ``isBooking``, ``reservation`` (when booked), ``failure`` and
-/// ``errorMessage`` (the service's error and its message),
+/// ``errorMessage`` (the service's error and its message), ``validationMessage`` (what is wrong
+/// with the driver's name, once Book was tapped with it),
 /// ``newPrice`` (when the price rose since the search: book again to accept it).
 ///
 /// One idempotency key per view model: a repeated tap or a retry after a lost answer books once.
@@ -21,6 +22,12 @@ public final class CarBookingViewModel {
   /// just before ``errorMessage``.
   @Published public private(set) var failure: ServiceError?
   @Published public private(set) var newPrice: Money?
+  /// What is wrong with the driver's name (the name rule of every booking kind, Common's
+  /// ``PassengerName``), set when Book is tapped with a name it refuses and updated as the name is
+  /// typed until it is valid (nil). Nothing is sent while it is set.
+  @Published public private(set) var validationMessage: String?
+  /// The price of the offer now booked once a new price was accepted (nil: the searched one).
+  @Published public private(set) var acceptedPrice: Money?
 
   /// The offer that will be booked (replaced by the new one after a price change is accepted).
   public private(set) var offerID: String
@@ -45,13 +52,19 @@ public final class CarBookingViewModel {
   /// "Given Family".
   public func driverNameChanged(_ name: String) {
     driver = name.trimmingCharacters(in: .whitespaces)
+    if validationMessage != nil { validationMessage = driverProblem() }
     updateEnabled()
   }
 
   /// A stored card id, or nil for the default card.
   public func cardSelected(_ id: String?) { cardID = id }
 
+  /// Books the offer; with a driver's name the rule refuses, only says why (``validationMessage``).
   public func bookTapped() {
+    if let problem = driverProblem() {
+      validationMessage = problem
+      return
+    }
     guard isBookEnabled else { return }
     isBooking = true
     updateEnabled()
@@ -66,6 +79,7 @@ public final class CarBookingViewModel {
     guard let pending = pendingOfferID else { return }
     offerID = pending
     pendingOfferID = nil
+    acceptedPrice = newPrice
     newPrice = nil
     failure = nil
     errorMessage = nil
@@ -73,7 +87,19 @@ public final class CarBookingViewModel {
   }
 
   private func updateEnabled() {
-    isBookEnabled = !isBooking && reservation == nil && driver.split(separator: " ").count >= 2
+    isBookEnabled = !isBooking && reservation == nil && driverProblem() == nil
+  }
+
+  /// The message of the name rule for the driver's name as typed; nil when it is valid.
+  private func driverProblem() -> String? {
+    do {
+      _ = try PassengerName(parsing: driver, option: "driver", code: "invalid_driver")
+      return nil
+    } catch let error as ServiceError {
+      return error.message
+    } catch {
+      return "\(error)"
+    }
   }
 
   private func received(_ result: Result<Reservation, ServiceError>) {

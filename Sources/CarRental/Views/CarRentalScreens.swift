@@ -552,7 +552,7 @@ final class CarBookingScreen: Screen {
   var changes: AnyPublisher<Void, Never> {
     anyChange([
       model.$isBookEnabled.void, model.$isBooking.void, model.$reservation.void, model.$errorMessage.void,
-      model.$newPrice.void, checkout.changes,
+      model.$newPrice.void, model.$validationMessage.void, model.$acceptedPrice.void, checkout.changes,
     ])
   }
   var navigation: AnyPublisher<Navigation, Never> { checkout.navigation }
@@ -570,7 +570,11 @@ final class CarBookingScreen: Screen {
     let width = min(area.width, 64)
     func row(_ y: Int) -> Rect { Rect(x: area.x, y: area.y + y, width: width, height: y < area.height ? 1 : 0) }
     Label(
-      Line([Span("\(offer.company.name) \(offer.acriss.rawValue)", style: theme.accent), Span("  total \(total)")])
+      Line([
+        Span("\(offer.company.name) \(offer.acriss.rawValue)", style: theme.accent),
+        // After a price change, the accepted price: the one Book charges.
+        Span("  total \(model.acceptedPrice?.formatted() ?? total)"),
+      ])
     ).render(in: row(0), into: &buffer)
     Label("\(offer.pickupLocation.name) \(offer.pickup) → \(offer.dropoffLocation.name) \(offer.dropoff)")
       .render(in: area.row(1), into: &buffer)
@@ -601,7 +605,7 @@ final class CarBookingScreen: Screen {
     } else {
       Button("Book", focused: model.isBookEnabled).render(in: row(buttonRow), into: &buffer)
     }
-    if let message = model.failure == nil ? model.errorMessage : failureText {
+    if let message = model.validationMessage ?? (model.failure == nil ? model.errorMessage : failureText) {
       Paragraph(message, style: theme.error).render(
         in: Rect(
           x: area.x, y: area.y + buttonRow + 2, width: width, height: max(0, min(3, area.height - buttonRow - 2))),
@@ -632,6 +636,8 @@ final class CarBookingScreen: Screen {
   /// Books with the chosen card, once signed in with a card (else the checkout says what is missing).
   private func book() {
     guard model.isBookEnabled else {
+      // Says what is wrong with the driver's name (the model's validation message) and goes there.
+      model.bookTapped()
       focus = .driver
       return
     }

@@ -44,14 +44,26 @@ public struct PassengerName: Hashable, Sendable, Codable, CustomStringConvertibl
   /// Parses `"Given Family"`: the last word is the family name, the rest the given names.
   /// - Throws: ``ServiceError`` `invalid_passenger` when there are not two words of letters.
   public init(parsing text: String) throws {
+    try self.init(parsing: text, option: "passenger", code: "invalid_passenger")
+  }
+
+  /// Parses a traveller's `"Given Family"` with the one name rule of every booking kind (flight
+  /// passengers, hotel guests, car drivers): at least two words of letters (and `-` `'` `.`),
+  /// at most 80 characters; so no digits, no control characters. The last word is the family name.
+  /// - Parameters:
+  ///   - option: the option named by the error (`passenger`, `guest`, `driver`).
+  ///   - code: the error's code (`invalid_passenger`, …).
+  /// - Throws: ``ServiceError`` (`.invalidInput`) `code`, echoing `text` with its control
+  ///   characters escaped (``EchoedInput``).
+  public init(parsing text: String, option: String, code: String) throws {
     let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
     let valid = words.allSatisfy { word in
       word.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "." }
     }
     guard words.count >= 2, valid, text.count <= 80 else {
       throw ServiceError.invalid(
-        "invalid_passenger",
-        "invalid --passenger \"\(text)\": expected \"Given Family\" (letters, at least two words)")
+        code,
+        "invalid --\(option) \(EchoedInput.quoted(text)): expected \"Given Family\" (letters, at least two words)")
     }
     self.init(given: words.dropLast().joined(separator: " "), family: words[words.count - 1])
   }
