@@ -6,8 +6,9 @@ import Foundation
 /// Synchronous and thread-safe; every method fails with ``ServiceError``:
 /// `.invalidInput` for a bad request (`unknown_place`, `ambiguous_place`, `invalid_coordinate`,
 /// `invalid_dates`, `too_many_nights`, `date_in_past`, `invalid_guests`, `invalid_rooms`,
-/// `invalid_radius`, `invalid_price`, `invalid_stars`, `unknown_amenity`, `invalid_offer`),
-/// `.notFound` for an unknown hotel (`hotel_not_found`), `.refused` for `sold_out` or
+/// `invalid_radius`, `invalid_price`, `invalid_stars`, `unknown_amenity`, `invalid_offer`,
+/// `invalid_hotel_id` for an id not shaped `h<digits>-<digits>`; `date_in_past` is judged by today
+/// in each hotel's own time zone), `.notFound` for a well-formed id of no hotel (`hotel_not_found`), `.refused` for `sold_out` or
 /// `price_changed`, `.unauthenticated` when booking without a session.
 public protocol HotelService: Sendable {
   /// Offers near a place for a stay, filtered, sorted and limited as the request says. A room type
