@@ -37,7 +37,7 @@ import Testing
     let harness = Harness()
     let outcome = harness.run(
       ["signup", "--email", " Ada@Example.com ", "--first-name", " Ada ", "--last-name", "Lovelace"],
-      input: ["correct horse"])
+      input: ["correct horse", "correct horse"])
     #expect(outcome.status == 0, "\(outcome.stderr)")
     #expect(outcome.stdout.contains("Account created for ada@example.com"))
     #expect(outcome.stdout.contains("account login --email ada@example.com"))
@@ -49,7 +49,7 @@ import Testing
     let harness = Harness()
     let outcome = harness.run(
       ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace", "--json"],
-      input: ["correct horse"])
+      input: ["correct horse", "correct horse"])
     #expect(outcome.status == 0)
     let document = try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: [String: String]]
     #expect(document?["profile"]?["email"] == "ada@example.com")
@@ -57,28 +57,40 @@ import Testing
   }
 
   @Test(arguments: [
-    (["--email", "not-an-email", "--first-name", "Ada", "--last-name", "L"], ["correct horse"], "invalid email"),
     (
-      ["--email", "ada@example.com", "--first-name", " ", "--last-name", "L"], ["correct horse"],
+      ["--email", "not-an-email", "--first-name", "Ada", "--last-name", "L"], ["correct horse", "correct horse"],
+      "invalid email"
+    ),
+    (
+      ["--email", "ada@example.com", "--first-name", " ", "--last-name", "L"], ["correct horse", "correct horse"],
       "First Name is missing"
     ),
     (
-      ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", ""], ["correct horse"],
+      ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", ""], ["correct horse", "correct horse"],
       "Last Name is missing"
     ),
     (["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["short"], "password is too short"),
     (["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], [], "password is missing"),
     (
+      ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["correct horse", "correct h0rse"],
+      "the two passwords differ: type the same password twice"
+    ),
+    (
+      ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["correct horse"],
+      "the repeated password is missing"
+    ),
+    (
       ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["          "],
       "password is only whitespace"
     ),
     (
-      ["--email", "ada@example.com", "--first-name", "\u{1B}[31mRED\u{1B}[0m", "--last-name", "L"], ["correct horse"],
+      ["--email", "ada@example.com", "--first-name", "\u{1B}[31mRED\u{1B}[0m", "--last-name", "L"],
+      ["correct horse", "correct horse"],
       "First Name contains a control character"
     ),
     (
       ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", String(repeating: "x", count: 300)],
-      ["correct horse"], "Last Name is 300 characters long"
+      ["correct horse", "correct horse"], "Last Name is 300 characters long"
     ),
   ])
   func signup_badInput_exitsTwoAndCreatesNothing(arguments: [String], input: [String], message: String) {
@@ -93,7 +105,8 @@ import Testing
     let harness = Harness()
     harness.signedInAda()
     let outcome = harness.run(
-      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], input: ["other password"])
+      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"],
+      input: ["other password", "other password"])
     #expect(outcome.status == 1)
     #expect(outcome.stderr.contains("already"))
   }

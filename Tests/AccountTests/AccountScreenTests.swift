@@ -96,6 +96,48 @@ import Testing
     #expect(screen.token == nil)
   }
 
+  /// Ctrl-N, then the five fields; Enter on the last one (or on the button) submits.
+  func signUp(
+    _ app: InteractiveApp, email: String, first: String, last: String, password: String, withButton: Bool = false
+  ) {
+    app.handle(.control("n"))
+    settle()
+    #expect(app.currentScreen.title == "Sign up")
+    for (index, text) in [email, first, last, password, password].enumerated() {
+      if index > 0 { app.handle(.tab) }
+      type(text, into: app)
+    }
+    if withButton { app.handle(.tab) }  // from the last field to the button
+    app.handle(.enter)
+    settle()
+  }
+
+  @Test func signUp_withKeys_signsInAndShowsTheHomeWithTheGreeting() throws {
+    let (app, screen, box) = makeApp()
+    signUp(app, email: "grace@example.com", first: "Grace", last: "Hopper", password: "correct horse")
+    let home = frame(app)
+    #expect((try? services.signIn(email: "grace@example.com", password: "correct horse")) != nil)
+    #expect(box.token != nil)
+    #expect(screen.token == box.token)
+    #expect(app.currentScreen.title == "Account")
+    #expect(app.status == "Welcome, Grace Hopper")
+    #expect(home.contains("Welcome, Grace Hopper"))
+    #expect(home.contains("Sign out"))
+  }
+
+  @Test func signUp_takenEmail_showsTheMessageWithFocusOnTheForm() throws {
+    _ = try services.signUp(email: "ada@example.com", password: "correct horse", firstName: "Ada", lastName: "Lovelace")
+    let (app, screen, box) = makeApp()
+    signUp(
+      app, email: "ada@example.com", first: "Ada", last: "Lovelace", password: "another horse", withButton: true)
+    let text = frame(app)
+    #expect(app.currentScreen.title == "Sign up")
+    #expect(text.contains("an account already uses ada@example.com"))
+    #expect(app.currentScreen.isEditingText)
+    #expect(box.token == nil)
+    #expect(screen.token == nil)
+  }
+
   @Test func profileSheet_blankFirstName_closesAndAlertsMissingData() throws {
     let (app, screen, _) = makeApp(token: try services.signedInAda())
     app.handle(.character("e"))

@@ -91,4 +91,71 @@ import Testing
     #expect(DataDirectory.resolve(option: nil, environment: ["XDG_DATA_HOME": "/c"]).path == "/c/travel")
     #expect(DataDirectory.resolve(option: nil, environment: ["HOME": "/h"]).path == "/h/.local/share/travel")
   }
+
+  // MARK: Global options anywhere (before, between and after the command words)
+
+  func nestedTool(_ box: Box) -> CommandLineTool {
+    let whoami = Command(name: "whoami", summary: "Who.", action: { box.invocation = $0 })
+    let account = Command(name: "account", summary: "Account.", subcommands: [whoami])
+    let search = Command(
+      name: "search", summary: "Search.", options: [.option("from", "PLACE", help: "Origin.", required: true)],
+      action: { box.invocation = $0 })
+    return CommandLineTool(
+      root: Command(name: "demo", summary: "Demo.", subcommands: [search, account]), version: "9.9.9")
+  }
+
+  @Test func globalOptionsBeforeAndBetweenCommandWords_selectTheCommand() throws {
+    let box = Box()
+    let console = Console.capturing()
+    let status = nestedTool(box).run(
+      arguments: ["--json", "--data-dir", "/tmp/d", "account", "--no-color", "whoami"], environment: [:],
+      console: console)
+    #expect(status == 0, "\(console.errorOutput)")
+    let invocation = try #require(box.invocation)
+    #expect(invocation.commandName == "demo account whoami")
+    #expect(invocation.context.json)
+    #expect(invocation.context.dataDirectory.path == "/tmp/d")
+    #expect(!invocation.context.useColor)
+  }
+
+  @Test func globalOptionsBeforeTheCommand_thenItsOwnOptions() throws {
+    let box = Box()
+    let status = nestedTool(box).run(
+      arguments: ["--json", "--data-dir=/tmp/e", "search", "--from", "SFO"], environment: [:], console: .capturing())
+    #expect(status == 0)
+    let invocation = try #require(box.invocation)
+    #expect(invocation.commandName == "demo search")
+    #expect(invocation.value("from") == "SFO")
+    #expect(invocation.context.json)
+    #expect(invocation.context.dataDirectory.path == "/tmp/e")
+  }
+
+  @Test func helpBeforeTheCommand_showsTheCommandsHelp() {
+    for help in ["-h", "--help"] {
+      let console = Console.capturing()
+      #expect(nestedTool(Box()).run(arguments: [help, "account", "whoami"], environment: [:], console: console) == 0)
+      #expect(console.output.contains("USAGE: demo account whoami"))
+    }
+  }
+
+  @Test func unknownOptionOrCommandBeforeTheCommand_keepsItsMessage() throws {
+    let option = Console.capturing()
+    #expect(nestedTool(Box()).run(arguments: ["--bogus", "account", "whoami"], environment: [:], console: option) == 2)
+    #expect(option.errorOutput == "error: unknown option \"--bogus\" for 'demo': this command takes no options\n")
+
+    let command = Console.capturing()
+    #expect(nestedTool(Box()).run(arguments: ["--json", "nope", "whoami"], environment: [:], console: command) == 2)
+    #expect(command.errorOutput == "error: unknown command \"nope\" for 'demo': expected one of search, account\n")
+    let object = try JSONSerialization.jsonObject(with: Data(command.output.utf8)) as? [String: [String: String]]
+    #expect(object?["error"]?["code"] == "unknown_command")
+
+    let value = Console.capturing()
+    #expect(nestedTool(Box()).run(arguments: ["--data-dir"], environment: [:], console: value) == 2)
+    #expect(value.errorOutput.contains("option --data-dir needs a value (DIR)"))
+
+    let flagValue = Console.capturing()
+    #expect(
+      nestedTool(Box()).run(arguments: ["--json=yes", "account", "whoami"], environment: [:], console: flagValue) == 2)
+    #expect(flagValue.errorOutput == "error: option --json takes no value\n")
+  }
 }

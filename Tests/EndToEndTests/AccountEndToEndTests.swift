@@ -6,6 +6,8 @@ import Testing
 /// directory, with secrets on stdin as a script would give them.
 @Suite struct AccountEndToEndTests {
   static let password = "correct horse battery"
+  /// What `signup` reads when piped: the password, then the same again (one per line).
+  static let passwordTwice = password + "\n" + password + "\n"
   static let cardNumber = "4242424242424242"
 
   /// Runs one command line of `prefix` (`["account"]` or `["travel", "account"]`) on `directory`.
@@ -30,7 +32,7 @@ import Testing
 
     let signup = try user.run(
       ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
-      stdin: Self.password + "\n")
+      stdin: Self.passwordTwice)
     #expect(signup.status == 0, "\(signup.stderr)")
     #expect(signup.stdout.contains("Account created for ada@example.com; sign in with: \(command) login --email"))
 
@@ -78,7 +80,7 @@ import Testing
     let directory = TemporaryDirectory(prefix: "account-e2e")
     let user = User(prefix: ["account"], directory: directory)
     try user.run(
-      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], stdin: Self.password)
+      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], stdin: Self.passwordTwice)
     try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
     let trips = try ProductRunner().run("travel", ["trips", "list", "--data-dir", directory.path])
     #expect(trips.status == 0, "\(trips.stderr)")
@@ -89,7 +91,7 @@ import Testing
     let directory = TemporaryDirectory(prefix: "account-e2e")
     let user = User(prefix: ["account"], directory: directory)
     try user.run(
-      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], stdin: Self.password)
+      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], stdin: Self.passwordTwice)
     try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
     let add = try user.run(["cards", "add"], stdin: "\(Self.cardNumber)\n12/30\n123\n")
     #expect(add.status == 0, "\(add.stderr)")
@@ -120,7 +122,7 @@ import Testing
     // Ada and Bob share one store and take turns signing in.
     let user = User(prefix: ["account"], directory: directory)
     for (email, number) in [("ada@example.com", "4242424242424242"), ("bob@example.com", "5555555555554444")] {
-      try user.run(["signup", "--email", email, "--first-name", "X", "--last-name", "Y"], stdin: Self.password)
+      try user.run(["signup", "--email", email, "--first-name", "X", "--last-name", "Y"], stdin: Self.passwordTwice)
       try user.run(["login", "--email", email], stdin: Self.password)
       let add = try user.run(["cards", "add"], stdin: "\(number)\n12/30\n123\n")
       #expect(add.status == 0, "\(add.stderr)")
@@ -149,7 +151,7 @@ import Testing
       try ProductRunner().run("travel", arguments + ["--data-dir", directory.path], stdin: stdin)
     }
     for email in ["ada@example.com", "bob@example.com"] {
-      try user.run(["signup", "--email", email, "--first-name", "X", "--last-name", "Y"], stdin: Self.password)
+      try user.run(["signup", "--email", email, "--first-name", "X", "--last-name", "Y"], stdin: Self.passwordTwice)
     }
     try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
     try user.run(["cards", "add"], stdin: "\(Self.cardNumber)\n12/30\n123\n")
@@ -212,10 +214,10 @@ import Testing
       #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
     }
     let signup = ["signup", "--first-name", "Ada", "--last-name", "L", "--email"]
-    try expect(signup + ["ada.example.com"], stdin: Self.password, status: 2, "invalid email \"ada.example.com\"")
+    try expect(signup + ["ada.example.com"], stdin: Self.passwordTwice, status: 2, "invalid email \"ada.example.com\"")
     try expect(signup + ["ada@example.com"], stdin: "short\n", status: 2, "password is too short")
     try expect(["login", "--email", "ada@example.com"], stdin: Self.password, status: 1, "email or password is wrong")
-    try user.run(signup + ["ada@example.com"], stdin: Self.password)
+    try user.run(signup + ["ada@example.com"], stdin: Self.passwordTwice)
     try expect(
       ["login", "--email", "ada@example.com"], stdin: "wrong password", status: 1, "email or password is wrong")
 

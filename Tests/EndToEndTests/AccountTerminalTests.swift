@@ -121,7 +121,7 @@ import Testing
     #expect(signup.expect("Repeat"))
     signup.send("something else entirely\r")
     #expect(signup.finish() == 2)
-    #expect(signup.transcript.contains("the two passwords do not match"))
+    #expect(signup.transcript.contains("the two passwords differ: type the same password twice"))
     #expect(signup.echoes)
 
     let login = try Session("account", ["login", "--email", "tty@example.com", "--data-dir", directory.path])

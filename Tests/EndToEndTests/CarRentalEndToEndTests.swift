@@ -43,7 +43,7 @@ import Testing
     let email = "driver@example.com"
     let password = "correct horse battery staple\n"
     let signup = try account(
-      ["signup", "--email", email, "--first-name", "Ada", "--last-name", "Lovelace"], stdin: password)
+      ["signup", "--email", email, "--first-name", "Ada", "--last-name", "Lovelace"], stdin: password + password)
     #expect(signup.status == 0, "\(signup.stderr)")
     let login = try account(["login", "--email", email], stdin: password)
     #expect(login.status == 0, "\(login.stderr)")

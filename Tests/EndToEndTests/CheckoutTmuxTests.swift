@@ -28,7 +28,7 @@ import Testing
     let data = TemporaryDirectory(prefix: prefix)
     try account(
       ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
-      stdin: password + "\n", data: data)
+      stdin: password + "\n" + password + "\n", data: data)
     try account(["login", "--email", "ada@example.com"], stdin: password + "\n", data: data)
     try account(["cards", "add"], stdin: "4000 0000 0000 0002\n12/30\n123\n", data: data)  // default, declined
     try account(["cards", "add"], stdin: "4242 4242 4242 4242\n12/30\n123\n", data: data)

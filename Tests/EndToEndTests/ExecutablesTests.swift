@@ -34,4 +34,30 @@ import Testing
     #expect(result.stdout.contains("COMMANDS:"))
     #expect(result.stdout.contains("flights"))
   }
+
+  /// Global options may come before the command (as with git or docker).
+  @Test func globalOptionsBeforeTheCommand_reachIt() throws {
+    let data = TemporaryDirectory(prefix: "executables-e2e")
+    let result = try ProductRunner().run("travel", ["--json", "--data-dir", data.path, "account", "whoami"])
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr == "error: sign in first: account login --email …\n")
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: [String: String]]
+    #expect(object?["error"]?["code"] == "not_signed_in")
+    #expect(object?["error"]?["message"] == "sign in first: account login --email …")
+  }
+
+  /// Piped, `signup` reads the password twice (one line each) and refuses two different ones.
+  @Test func signup_pipedPasswordsDiffer_exitsTwoAndCreatesNothing() throws {
+    let data = TemporaryDirectory(prefix: "executables-e2e")
+    let signup = try ProductRunner().run(
+      "account",
+      ["signup", "--email", "bob@example.com", "--first-name", "Bob", "--last-name", "B", "--data-dir", data.path],
+      stdin: "secret12345\nsecret99999\n")
+    #expect(signup.status == 2)
+    #expect(signup.stderr == "error: the two passwords differ: type the same password twice\n")
+    let login = try ProductRunner().run(
+      "account", ["login", "--email", "bob@example.com", "--data-dir", data.path], stdin: "secret12345\n")
+    #expect(login.status == 1)
+    #expect(login.stderr.contains("email or password is wrong"))
+  }
 }

@@ -33,7 +33,7 @@ import Testing
     let password = "correct horse battery staple\n"
     let signup = try runner.run(
       "account", ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
-      stdin: password, environment: environment)
+      stdin: password + password, environment: environment)
     #expect(signup.status == 0, "\(signup.stderr)")
     let login = try runner.run(
       "account", ["login", "--email", "ada@example.com"], stdin: password, environment: environment)

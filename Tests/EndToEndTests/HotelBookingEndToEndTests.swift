@@ -21,7 +21,7 @@ import Testing
   func signUpWithCard() throws {
     let signup = try run(
       "account", ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
-      stdin: Self.password + "\n")
+      stdin: Self.password + "\n" + Self.password + "\n")
     #expect(signup.status == 0, "\(signup.stderr)")
     #expect(try run("account", ["login", "--email", "ada@example.com"], stdin: Self.password + "\n").status == 0)
     #expect(try run("account", ["cards", "add"], stdin: "4242424242424242\n12/30\n123\n").status == 0)

@@ -135,7 +135,7 @@ final class TmuxSession: @unchecked Sendable {
     for (arguments, stdin) in [
       (
         ["account", "signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
-        Self.password
+        Self.password + "\n" + Self.password + "\n"
       ),
       (["account", "login", "--email", "ada@example.com"], Self.password),
       (["account", "cards", "add"], "4242 4242 4242 4242\n12/30\n123"),
@@ -230,7 +230,7 @@ final class TmuxSession: @unchecked Sendable {
     let signup = try runner.run(
       "travel",
       ["account", "signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
-      stdin: Self.password + "\n", environment: ["TRAVEL_DATA_DIR": data.path])
+      stdin: Self.password + "\n" + Self.password + "\n", environment: ["TRAVEL_DATA_DIR": data.path])
     #expect(signup.status == 0, "\(signup.stderr)")
     let login = try runner.run(
       "travel", ["account", "login", "--email", "ada@example.com"], stdin: Self.password + "\n",

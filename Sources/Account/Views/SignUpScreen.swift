@@ -4,7 +4,8 @@ import Foundation
 import Reactive
 
 /// Sign-up: email, first and last name, password twice, over ``SignUpViewModel``. When the
-/// account is made it signs in with the same credentials and hands the session token on.
+/// account is made it signs in with the same credentials and hands the session token on (the
+/// owner then shows the home); a failure of either step shows its message, focus on the form.
 @MainActor
 final class SignUpScreen: Screen {
   let title = "Sign up"
@@ -22,6 +23,8 @@ final class SignUpScreen: Screen {
       .init(label: "Repeat", state: TextFieldState(maxLength: 128), isSecure: true),
     ], button: "Sign up")
   private var message: String?
+  /// The sign-in that follows a successful sign-up; kept here so its request lives until it answers.
+  private var signIn: SignInViewModel?
 
   init(client: AccountClient, onSession: @escaping (String) -> Void) {
     self.client = client
@@ -29,6 +32,7 @@ final class SignUpScreen: Screen {
     self.onSession = onSession
     model.$errorMessage.sink { [weak self] in
       self?.message = $0
+      if $0 != nil { self?.focusForm() }
       self?.changed.send()
     }.store(in: &subscriptions)
     model.$isSigningUp.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
@@ -57,14 +61,23 @@ final class SignUpScreen: Screen {
 
   private func signInAfterSignUp() {
     let signIn = SignInViewModel(client: client)
+    self.signIn = signIn
     signIn.signedIn.sink { [weak self] in self?.onSession($0.token) }.store(in: &subscriptions)
     signIn.$errorMessage.sink { [weak self] in
-      if let text = $0 { self?.message = text }
+      if let text = $0 {
+        self?.message = text
+        self?.focusForm()
+      }
       self?.changed.send()
     }.store(in: &subscriptions)
     signIn.emailChanged(form[0])
     signIn.passwordChanged(form[3])
     signIn.signInTapped()
+  }
+
+  /// After a failure the focus goes back to the first field, so the form can be corrected at once.
+  private func focusForm() {
+    form.focus = 0
   }
 
   func render(in area: Rect, into buffer: inout Buffer) {

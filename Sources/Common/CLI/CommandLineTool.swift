@@ -61,17 +61,27 @@ public struct CommandLineTool: Sendable {
   }
 
   private func dispatch(_ arguments: [String], environment: [String: String], console: Console) throws -> Int32 {
-    // Select the command: leading words that name subcommands.
+    // Select the command: leading words that name subcommands, global options (with the value of
+    // `--data-dir`) passed over wherever they stand among them, as git and docker do.
     var command = root
     var path = [root.name]
+    var globals: [String] = []
     var index = 0
-    while index < arguments.count, let next = command.subcommands.first(where: { $0.name == arguments[index] }) {
-      command = next
-      path.append(next.name)
-      index += 1
+    while index < arguments.count {
+      let word = arguments[index]
+      if let width = Self.globalOptionWidth(word) {
+        let end = min(arguments.count, index + width)
+        globals += arguments[index..<end]
+        index = end
+      } else if let next = command.subcommands.first(where: { $0.name == word }) {
+        command = next
+        path.append(next.name)
+        index += 1
+      } else {
+        break
+      }
     }
-    let rest = Array(arguments[index...])
-    let parsed = try parse(rest, for: command, path: path)
+    let parsed = try parse(globals + arguments[index...], for: command, path: path)
 
     if parsed.flags.contains("version") {
       console.print("\(root.name) \(version)")
@@ -202,6 +212,17 @@ public struct CommandLineTool: Sendable {
       parsed.options[name, default: []].append(value)
     }
     return parsed
+  }
+
+  /// How many words the global option `word` spans (`--data-dir DIR` two, `--data-dir=DIR` and
+  /// the flags one), or nil when `word` is not a global option.
+  private static func globalOptionWidth(_ word: String) -> Int? {
+    if word == "-h" { return 1 }
+    guard word.hasPrefix("--") else { return nil }
+    let name = word.dropFirst(2)
+    if name.hasPrefix("data-dir=") { return 1 }
+    guard let spec = globalOptions.first(where: { $0.name == name }) else { return nil }
+    return spec.valueName == nil ? 1 : 2
   }
 
   private static func isNegativeNumber(_ word: String) -> Bool {

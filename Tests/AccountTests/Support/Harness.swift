@@ -30,7 +30,7 @@ final class Harness: @unchecked Sendable {
   func signedInAda() -> Outcome {
     _ = run(
       ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
-      input: ["correct horse"])
+      input: ["correct horse", "correct horse"])
     return run(["login", "--email", "ada@example.com"], input: ["correct horse"])
   }
 }
