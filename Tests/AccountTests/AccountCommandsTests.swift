@@ -72,14 +72,6 @@ import Testing
     (["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["short"], "password is too short"),
     (["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], [], "password is missing"),
     (
-      ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["correct horse", "correct h0rse"],
-      "the two passwords differ: type the same password twice"
-    ),
-    (
-      ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["correct horse"],
-      "the repeated password is missing"
-    ),
-    (
       ["--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], ["          "],
       "password is only whitespace"
     ),

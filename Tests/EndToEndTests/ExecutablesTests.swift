@@ -46,18 +46,16 @@ import Testing
     #expect(object?["error"]?["message"] == "sign in first: account login --email …")
   }
 
-  /// Piped, `signup` reads the password twice (one line each) and refuses two different ones.
-  @Test func signup_pipedPasswordsDiffer_exitsTwoAndCreatesNothing() throws {
+  /// Piped, `signup` reads the password once (one line), as CLI.md says: a script gives it once.
+  @Test func signup_pipedPasswordIsReadOnce() throws {
     let data = TemporaryDirectory(prefix: "executables-e2e")
     let signup = try ProductRunner().run(
       "account",
       ["signup", "--email", "bob@example.com", "--first-name", "Bob", "--last-name", "B", "--data-dir", data.path],
-      stdin: "secret12345\nsecret99999\n")
-    #expect(signup.status == 2)
-    #expect(signup.stderr == "error: the two passwords differ: type the same password twice\n")
+      stdin: "secret12345\n")
+    #expect(signup.status == 0, "\(signup.stderr)")
     let login = try ProductRunner().run(
       "account", ["login", "--email", "bob@example.com", "--data-dir", data.path], stdin: "secret12345\n")
-    #expect(login.status == 1)
-    #expect(login.stderr.contains("email or password is wrong"))
+    #expect(login.status == 0, "\(login.stderr)")
   }
 }

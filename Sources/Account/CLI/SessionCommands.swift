@@ -12,15 +12,15 @@ enum SessionCommands {
       name: "signup",
       summary: "Create an account (the password is read without echo, or from stdin).",
       discussion: """
-        The password (at least 10 characters) is asked twice: without echo on a terminal, else as two \
-        lines of stdin (the same password on each). It is never an option.
+        The password (at least 10 characters) is asked twice without echo on a terminal, and read once \
+        (one line) from stdin otherwise (CLI.md). It is never an option.
         """,
       options: [
         .option("email", "EMAIL", help: "Your email address; it is how you sign in.", required: true),
         .option("first-name", "NAME", help: "Your first name.", required: true),
         .option("last-name", "NAME", help: "Your last name.", required: true),
       ],
-      examples: ["--email ada@example.com --first-name Ada --last-name Lovelace < password-twice.txt"],
+      examples: ["--email ada@example.com --first-name Ada --last-name Lovelace < password.txt"],
       action: { invocation in
         let email = try SignUpRules.email(try invocation.required("email"))
         let names = try validatedNames(invocation)
@@ -48,23 +48,21 @@ enum SessionCommands {
     }
   }
 
-  /// The new password, asked twice (without echo on a terminal, one line each from stdin otherwise,
-  /// as README "Your account, step by step" says).
-  /// - Throws: ``CLIError`` `password_missing` (exit 2) when either is not given, what
+  /// The new password: asked twice without echo on a terminal (they must match), read once (one
+  /// line) from stdin otherwise, as the CLI contract (`CLI.md`, `signup`) says.
+  /// - Throws: ``CLIError`` `password_missing` (exit 2) when it is not given, what
   ///   `SignUpRules.checkPassword` throws (too short, blank), ``CLIError`` `password_mismatch` (exit 2)
-  ///   when the two differ. Nothing is created then.
+  ///   when the two typed on a terminal differ. Nothing is created then.
   private static func readNewPassword(_ run: AccountRun, strings: Strings) throws -> String {
     guard let password = try SecretInput.read(prompt: strings[.signUpPasswordPrompt], console: run.console) else {
       throw passwordMissing
     }
     try SignUpRules.checkPassword(password)
-    guard let again = try SecretInput.read(prompt: strings[.signUpPasswordRepeatPrompt], console: run.console) else {
-      throw CLIError.usage(
-        "the repeated password is missing: type the same password twice (piped: two lines of stdin)",
-        code: "password_missing")
-    }
-    guard again == password else {
-      throw CLIError.usage("the two passwords differ: type the same password twice", code: "password_mismatch")
+    if SecretInput.readsFromTerminal(console: run.console) {
+      let again = try SecretInput.read(prompt: strings[.signUpPasswordRepeatPrompt], console: run.console)
+      guard again == password else {
+        throw CLIError.usage("the two passwords differ: type the same password twice", code: "password_mismatch")
+      }
     }
     return password
   }
