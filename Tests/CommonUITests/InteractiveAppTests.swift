@@ -199,6 +199,23 @@ final class ManualScheduler: @unchecked Sendable {
     try assertSnapshot(backend.text, named: "shell-too-small")
   }
 
+  @Test func tooSmall_keysWaitUntilTheScreenIsBigAgain_butCtrlCQuits() {
+    let app = makeApp()
+    backend.screenSize = Size(width: 50, height: 12)
+    app.displayNow()
+    app.handle(.character("2"))
+    app.handle(.character("q"))
+    #expect(app.selectedTab == 0 && app.exitStatus == nil)
+    backend.screenSize = Size(width: 80, height: 24)
+    app.displayNow()
+    app.handle(.character("2"))
+    #expect(app.selectedTab == 1)
+    backend.screenSize = Size(width: 50, height: 12)
+    app.displayNow()
+    app.handle(.interrupt)
+    #expect(app.exitStatus == 130)
+  }
+
   @Test func redraws_areCoalescedAndDrivenByChanges() {
     let app = makeApp()
     #expect(scheduler.count == 0)

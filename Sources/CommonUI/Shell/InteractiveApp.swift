@@ -27,6 +27,9 @@ public final class InteractiveApp {
   public let name: String
   /// Smallest usable terminal; below it the app says so instead of drawing.
   public static let minimumSize = Size(width: 60, height: 20)
+  /// Whether the last frame was drawn below ``minimumSize`` (only the message shows): then only
+  /// Ctrl-C and Ctrl-Z act, so no key changes what cannot be seen.
+  public private(set) var isTooSmall = false
 
   public private(set) var tabs: [AppTab]
   /// Screen stacks, one per tab; the last screen is on top.
@@ -191,6 +194,8 @@ public final class InteractiveApp {
       return
     default: break
     }
+    // Below the minimum size nothing is drawn but the message: keys would act unseen.
+    if isTooSmall { return }
     if alert != nil {
       if key == .enter || key == .escape || key == .character(" ") {
         self.alert = nil
@@ -274,7 +279,8 @@ public final class InteractiveApp {
   public func frame(size: Size) -> Buffer {
     var buffer = Buffer(width: size.width, height: size.height, theme: theme)
     let area = buffer.area
-    guard size.width >= Self.minimumSize.width, size.height >= Self.minimumSize.height else {
+    isTooSmall = size.width < Self.minimumSize.width || size.height < Self.minimumSize.height
+    guard !isTooSmall else {
       let message =
         "The terminal is \(size.width)×\(size.height); \(name) needs at least "
         + "\(Self.minimumSize.width)×\(Self.minimumSize.height). Make the window larger (Ctrl-C quits)."
