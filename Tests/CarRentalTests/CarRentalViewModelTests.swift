@@ -197,7 +197,7 @@ import Testing
     scheduler.run()
     #expect(service.bookings.value.isEmpty)
     let message = messages.values.last.flatMap { $0 }
-    #expect(message?.hasPrefix("invalid --driver \"") == true)
+    #expect(message?.hasPrefix("The driver's name \"") == true && message?.contains("--") == false)
     #expect(message?.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } == false)
     model.driverNameChanged("Ada Lovelace")
     #expect(model.validationMessage == nil)
