@@ -226,6 +226,33 @@ import Testing
     #expect(try backend.services.ledger.reservation(id: reservation.id, token: token).total == offer.price)
   }
 
+  @Test func booking_samePersonOnTheSameFlightTwice_isRefused_untilTheFirstIsCancelled() throws {
+    let (backend, token, engine, booking) = try booking()
+    let offers = try engine.search(
+      FlightSearchRequest(origin: "SFO", destination: "JFK", departureDate: date, maxStops: 0, currency: "USD"))
+    let offer = try #require(offers.first)
+    let ada = PassengerName(given: "Ada", family: "Lovelace")
+    let first = try booking.book(FlightBookingRequest(offerID: offer.id, passengers: [ada]), token: token)
+    // A retry with no key is a second booking of the same seat for the same person: refused.
+    let refusal = #expect(throws: ServiceError.self) {
+      _ = try booking.book(
+        FlightBookingRequest(offerID: offer.id, passengers: [PassengerName(given: "ADA", family: "lovelace")]),
+        token: token)
+    }
+    #expect(refusal?.code == "duplicate_booking")
+    #expect(refusal?.details["reservationId"] == first.id)
+    #expect(try backend.services.database.query("SELECT id FROM payments").count == 1)
+    // Another person on that flight, and Ada on another flight, are fine.
+    _ = try booking.book(
+      FlightBookingRequest(offerID: offer.id, passengers: [PassengerName(given: "Charles", family: "Babbage")]),
+      token: token)
+    let other = try #require(offers.first { $0.segments.map(\.flight) != offer.segments.map(\.flight) })
+    _ = try booking.book(FlightBookingRequest(offerID: other.id, passengers: [ada]), token: token)
+    // Once the first is cancelled, Ada can book that flight again.
+    _ = try backend.services.ledger.cancelReservation(id: first.id, token: token)
+    _ = try booking.book(FlightBookingRequest(offerID: offer.id, passengers: [ada]), token: token)
+  }
+
   @Test func booking_priceChanged_comparesInTheQuotedCurrency() throws {
     let (backend, token, engine, booking) = try booking()
     let offer = try #require(

@@ -87,8 +87,47 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
           Self.priceMoved, "the price moved to \(now.price.formatted()) while booking",
           details: ["price": now.price.amountString, "currency": now.price.currencyCode, "offerId": now.id.description])
       }
+      try Self.refuseDuplicate(current, passengers: request.passengers, context: context)
       try SQLiteFlightSeats.take(
         context.db, reservationID: context.reservationID, flights: id.flights, cabin: id.cabin, seats: id.adults)
+    }
+  }
+
+  /// Refuses a second seat for the same person on the same flight: when one of `passengers`
+  /// already holds a confirmed reservation of this user on any flight of `offer` (same flight
+  /// number, same departure instant), as airlines refuse duplicate bookings. Runs inside the
+  /// booking transaction, after the idempotency check, so a retry with the same key still gets its
+  /// first reservation.
+  /// - Throws: `duplicate_booking` (`.refused`, exit 1) naming the passenger, the flight and the
+  ///   reservation to cancel first; nothing is taken or charged.
+  static func refuseDuplicate(_ offer: FlightOffer, passengers: [PassengerName], context: BookingContext) throws {
+    let flights = Set(offer.segments.map { "\($0.flight.code)@\($0.departure.iso8601)" })
+    let names = Set(passengers.map { $0.description.lowercased() })
+    let rows = try context.db.query(
+      "SELECT id, locator, details FROM reservations WHERE user_id = ? AND kind = 'flight' AND status = 'confirmed'",
+      context.userID)
+    for row in rows {
+      let text: String = try row.get("details")
+      guard
+        let details = try? JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8)),
+        case .array(let segments)? = details["segments"], case .array(let held)? = details["passengers"]
+      else { continue }
+      let heldNames = Set(held.compactMap { $0.stringValue?.lowercased() })
+      guard let name = names.first(where: heldNames.contains) else { continue }
+      for case .object(let segment) in segments {
+        guard let code = segment["flight"]?.stringValue, let departure = segment["departure"]?.stringValue,
+          flights.contains("\(code)@\(departure)")
+        else { continue }
+        let id: String = try row.get("id")
+        let locator: String? = try row.get("locator")
+        let person = passengers.first { $0.description.lowercased() == name }?.description ?? name
+        throw ServiceError.refused(
+          "duplicate_booking",
+          "\(person) already holds a seat on \(code) departing \(departure) (reservation \(id)"
+            + (locator.map { ", PNR \($0)" } ?? "")
+            + "): nothing was booked; cancel it first with 'trips cancel \(id)'",
+          details: ["reservationId": id])
+      }
     }
   }
 
