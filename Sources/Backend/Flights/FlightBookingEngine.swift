@@ -102,31 +102,23 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
   ///   reservation to cancel first; nothing is taken or charged.
   static func refuseDuplicate(_ offer: FlightOffer, passengers: [PassengerName], context: BookingContext) throws {
     let flights = Set(offer.segments.map { "\($0.flight.code)@\($0.departure.iso8601)" })
-    let names = Set(passengers.map { $0.description.lowercased() })
+    let people = Dictionary(passengers.map { ($0.description.lowercased(), $0.description) }) { first, _ in first }
     let rows = try context.db.query(
-      "SELECT id, locator, details FROM reservations WHERE user_id = ? AND kind = 'flight' AND status = 'confirmed'",
-      context.userID)
-    for row in rows {
-      let text: String = try row.get("details")
-      guard
-        let details = try? JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8)),
-        case .array(let segments)? = details["segments"], case .array(let held)? = details["passengers"]
+      "SELECT * FROM reservations WHERE user_id = ? AND kind = 'flight' AND status = 'confirmed'", context.userID)
+    for held in try rows.map(ReservationLedger.reservation) {
+      guard case .array(let segments)? = held.details["segments"], case .array(let names)? = held.details["passengers"],
+        let person = names.lazy.compactMap({ $0.stringValue.flatMap { people[$0.lowercased()] } }).first
       else { continue }
-      let heldNames = Set(held.compactMap { $0.stringValue?.lowercased() })
-      guard let name = names.first(where: heldNames.contains) else { continue }
       for case .object(let segment) in segments {
         guard let code = segment["flight"]?.stringValue, let departure = segment["departure"]?.stringValue,
           flights.contains("\(code)@\(departure)")
         else { continue }
-        let id: String = try row.get("id")
-        let locator: String? = try row.get("locator")
-        let person = passengers.first { $0.description.lowercased() == name }?.description ?? name
         throw ServiceError.refused(
           "duplicate_booking",
-          "\(person) already holds a seat on \(code) departing \(departure) (reservation \(id)"
-            + (locator.map { ", PNR \($0)" } ?? "")
-            + "): nothing was booked; cancel it first with 'trips cancel \(id)'",
-          details: ["reservationId": id])
+          "\(person) already holds a seat on \(code) departing \(departure) (reservation \(held.id)"
+            + (held.locator.map { ", PNR \($0)" } ?? "")
+            + "): nothing was booked; cancel it first with 'trips cancel \(held.id)'",
+          details: ["reservationId": held.id])
       }
     }
   }
