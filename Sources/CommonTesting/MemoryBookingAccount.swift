@@ -3,7 +3,8 @@ import Foundation
 
 /// A ``BookingAccount`` kept in memory for tests of booking screens and the checkout: one user,
 /// Ada Lovelace (``email`` / ``password``), a session token once signed in, and her cards (by
-/// default ``PaymentCard/visa``, the default card, and ``PaymentCard/mastercard``).
+/// default ``PaymentCard/visa``, the default card, and ``PaymentCard/mastercard``), and her
+/// preferred currency (USD unless given).
 ///
 /// - A wrong email or password fails with `invalid_credentials` (`.unauthenticated`).
 /// - ``signOut()`` forgets the session (as `account logout` in another shell would);
@@ -19,10 +20,12 @@ public final class MemoryBookingAccount: @unchecked Sendable {
   private var storedToken: String?
   private var storedCards: [PaymentCard]
   private var signInCount = 0
+  private let currency: String
 
-  public init(signedIn: Bool = false, cards: [PaymentCard] = [.visa, .mastercard]) {
+  public init(signedIn: Bool = false, cards: [PaymentCard] = [.visa, .mastercard], currency: String = "USD") {
     storedToken = signedIn ? Self.token : nil
     storedCards = cards
+    self.currency = currency
   }
 
   /// How many sign-ins succeeded.
@@ -54,7 +57,10 @@ public final class MemoryBookingAccount: @unchecked Sendable {
           return storedCards
         }
       },
-      profile: { _ in UserProfile(firstName: "Ada", lastName: "Lovelace", email: Self.email) })
+      profile: { _ in UserProfile(firstName: "Ada", lastName: "Lovelace", email: Self.email) },
+      preferences: { [currency] _ in
+        Preferences(currencyCode: currency, language: "en", appearance: .system, homeAirport: nil)
+      })
   }
 }
 

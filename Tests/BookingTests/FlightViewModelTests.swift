@@ -158,11 +158,8 @@ import Testing
 
   @Test func results_pricedInTheTravellersCurrency_readAtEachSearch() {
     // Nobody signed in at first; then Ada signs in (preferred currency EUR) mid-session.
-    let signedIn = Locked(false)
-    let account = BookingAccount(
-      token: { signedIn.withLock { $0 } ? "token-1" : nil },
-      signIn: { _, _ in throw ServiceError.notSignedIn }, cards: { _ in [] },
-      preferences: { _ in Preferences(currencyCode: "EUR", language: "en", appearance: .system, homeAirport: nil) })
+    let memory = MemoryBookingAccount(currency: "EUR")
+    let account = memory.account
     let model = FlightSearchViewModel(environment: environment(currency: { account.preferredCurrency() }))
     model.origin.textChanged("FRA")
     model.destination.textChanged("SYD")
@@ -171,7 +168,7 @@ import Testing
     settle()
     #expect(flights.searches.last?.currency == nil)
     #expect(model.rows.map(\.price) == ["$1,000.00", "$1,200.00", "$1,500.00"])
-    signedIn.withLock { $0 = true }
+    memory.signInElsewhere()
     model.searchTapped()
     settle()
     #expect(flights.searches.last?.currency == "EUR")
@@ -412,12 +409,4 @@ extension FlightOffer {
       ).description)
     return offer
   }
-}
-
-/// A value behind a lock, shareable with `@Sendable` closures.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-  init(_ value: Value) { self.value = value }
-  func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T { try lock.withLock { try body(&value) } }
 }
