@@ -20,13 +20,15 @@ public final class BackendServices: Sendable {
   public let ledger: ReservationLedger
   public let vault: Vault
 
-  /// Opens `dataDirectory/travel.sqlite3`, migrating as needed (`vault.key` is read or made
-  /// when a card is first added or charged).
-  /// - Throws: ``ServiceError`` `store_unreadable` for a corrupt or foreign database file (left
-  ///   untouched), `data_dir_unusable`.
+  /// The services over `dataDirectory/travel.sqlite3`, opened for reading; the store (and the
+  /// directory) is created, migrated and opened read-write only at the first write, so searches
+  /// and listings write nothing and work in a read-only directory (``Store/openDeferred(dataDirectory:migrations:)``).
+  /// `vault.key` is read or made when a card is first added or charged.
+  /// - Throws: ``ServiceError`` `data_dir_unreadable`, `data_dir_unusable`, `store_unreadable` (a
+  ///   foreign or non-database file, left untouched), `store_outdated`.
   public init(dataDirectory: URL, environment: BackendEnvironment = .live) throws {
     do {
-      database = try Store.open(dataDirectory: dataDirectory, migrations: Self.migrations)
+      database = try Store.openDeferred(dataDirectory: dataDirectory, migrations: Self.migrations)
     } catch {
       throw ServiceError.wrapping(error)
     }

@@ -117,7 +117,7 @@ struct OfferPricing {
     do {
       return try Currency.named(code).minorUnits
     } catch {
-      throw ServiceError.invalid("unknown_currency", error.localizedDescription)
+      throw ServiceError.invalid("unknown_currency", ErrorText.reason(of: error))
     }
   }
 

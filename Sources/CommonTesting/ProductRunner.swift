@@ -9,6 +9,12 @@ public struct ProductRunner: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+      self.status = status
+      self.stdout = stdout
+      self.stderr = stderr
+    }
   }
 
   /// Errors of locating or starting a product.

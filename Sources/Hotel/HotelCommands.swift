@@ -229,17 +229,14 @@ public enum HotelCommands {
         let svg = HotelMapSVG(
           title: "Hotels near \(map.center.name), \(checkIn!) → \(checkOut!)", center: map.center, radiusKm: radius,
           dots: map.dots)
-        let url = URL(fileURLWithPath: path)
-        do {
-          try Data(svg.render().utf8).write(to: url, options: .atomic)
-        } catch {
-          throw CLIError.refused("cannot write \(path): \(error.localizedDescription)", code: "write_failed")
-        }
+        let slug = map.center.name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
+        let url = try ExportFile.write(
+          Data(svg.render().utf8), to: path, defaultName: "hotels-\(slug)-\(checkIn!).svg")
         let priced = map.dots.filter { $0.price != nil }.count
         try invocation.context.emit(
           json: ["map": MapDocument(svg: url.path, hotels: map.dots.count, withFreeRooms: priced, center: map.center)]
         ) {
-          "Wrote \(path): \(map.dots.count) hotels within \(HotelMapSVG.number(radius)) km of \(map.center.name) (\(priced) with free rooms)."
+          "Wrote \(url.path): \(map.dots.count) hotels within \(HotelMapSVG.number(radius)) km of \(map.center.name) (\(priced) with free rooms)."
         }
       }
     )

@@ -326,6 +326,26 @@ import Testing
     #expect(ics.contains("UID:\(older.id)@travel.app\r\n"))
     #expect(harness.run(["trips", "export", newer.id, "--ics", file.path]).status == 1)  // no dates
 
+    // A directory (existing, or any path ending in /) gets DIR/<reservation>.ics; a missing
+    // directory is named; no Foundation error text reaches the user.
+    let calendars = harness.directory.url.appendingPathComponent("Calendars")
+    try FileManager.default.createDirectory(at: calendars, withIntermediateDirectories: false)
+    for target in [calendars.path, calendars.path + "/"] {
+      let intoDirectory = harness.run(["trips", "export", older.id, "--ics", target, "--json"])
+      #expect(intoDirectory.status == 0, "\(intoDirectory.stderr)")
+      #expect(intoDirectory.stdout.contains("\(older.id).ics"))
+      #expect(FileManager.default.fileExists(atPath: calendars.appendingPathComponent("\(older.id).ics").path))
+    }
+    let missing = harness.directory.url.appendingPathComponent("Nowhere")
+    let refused = harness.run(["trips", "export", older.id, "--ics", missing.path + "/", "--json"])
+    #expect(refused.status == 2)
+    #expect(refused.stdout.contains("\"code\" : \"no_such_directory\""))
+    #expect(refused.stderr.contains("the directory \(missing.path) does not exist"))
+    #expect(!refused.stderr.contains("NSCocoaErrorDomain"))
+    let deeper = harness.run(["trips", "export", older.id, "--ics", missing.path + "/a/trip.ics"])
+    #expect(deeper.stderr.contains("the directory \(missing.path) does not exist"))
+    #expect(!FileManager.default.fileExists(atPath: missing.path))
+
     let cancel = harness.run(["trips", "cancel", older.id])
     #expect(cancel.status == 0)
     #expect(cancel.stdout.contains("Cancelled \(older.id); refunded $100.00"))

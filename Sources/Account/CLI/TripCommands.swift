@@ -121,7 +121,12 @@ enum TripCommands {
       name: "export",
       summary: "Export one reservation as an iCalendar file (RFC 5545) that calendar apps import.",
       arguments: [ArgumentSpec("ID", help: "The reservation's id, from 'trips list'.")],
-      options: [.option("ics", "FILE", help: "Where to write the .ics file; - writes it to stdout.", required: true)],
+      options: [
+        .option(
+          "ics", "FILE",
+          help: "Where to write the .ics file: a file, or a directory (then DIR/<ID>.ics); - writes it to stdout.",
+          required: true)
+      ],
       examples: ["res_… --ics trip.ics"],
       action: { invocation in
         let id = try invocation.argument(0, name: "ID")
@@ -138,19 +143,14 @@ enum TripCommands {
           run.console.write(text)
           return
         }
-        let url = URL(fileURLWithPath: path)
-        do {
-          try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-          throw CLIError.refused("cannot write \(path): \(error.localizedDescription)", code: "export_failed")
-        }
+        let url = try ExportFile.write(Data(text.utf8), to: path, defaultName: "\(reservation.id).ics")
         let strings = run.strings(token: token)
         struct Document: Encodable {
           var exported: String
           var file: String
         }
         try run.context.emit(json: Document(exported: id, file: url.path)) {
-          strings.format(.tripsExported, ["file": path])
+          strings.format(.tripsExported, ["file": url.path])
         }
       })
   }

@@ -54,12 +54,12 @@ final class TripsScreen: Screen {
   }
 
   private func save(_ export: TripsViewModel.Export) {
-    let file = exportDirectory.appendingPathComponent("\(export.reservationID).ics")
     do {
-      try Data(export.calendar.utf8).write(to: file, options: .atomic)
+      let file = try ExportFile.write(
+        Data(export.calendar.utf8), to: exportDirectory.path + "/", defaultName: "\(export.reservationID).ics")
       notice = "Saved \(file.path)"
     } catch {
-      notice = "Could not write \(file.path): \(error.localizedDescription)"
+      notice = error.message
     }
     changed.send()
   }

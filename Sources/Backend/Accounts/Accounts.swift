@@ -188,7 +188,10 @@ public final class Accounts: AccountService, @unchecked Sendable {
     }
     let expires: Date = try row.get("expires_at")
     guard expires > environment.now() else {
-      _ = try? db.write { db in try db.run("DELETE FROM sessions WHERE token_hash = ?", hash) } as Int
+      // Forgotten here only when the store is already open for writing: a search never writes.
+      if db.connection == .readWrite {
+        _ = try? db.write { db in try db.run("DELETE FROM sessions WHERE token_hash = ?", hash) } as Int
+      }
       throw ServiceError(
         .unauthenticated, code: "session_expired",
         message: "your session has expired: sign in again: account login --email …")

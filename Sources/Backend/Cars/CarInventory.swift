@@ -106,7 +106,8 @@ public struct CarInventory: Sendable {
       spec = try JSONDecoder().decode(CarRentalSpec.self, from: data)
     } catch {
       throw ServiceError(
-        .unavailable, code: "malformed_data", message: "Shared/cars/companies.json is malformed: \(error)")
+        .unavailable, code: "malformed_data",
+        message: "Shared/cars/companies.json is malformed: \(ErrorText.reason(of: error))")
     }
     self.spec = spec
     func parsed(_ table: [String: String]) -> [String: Decimal] {
@@ -259,7 +260,7 @@ public struct CarInventory: Sendable {
       return try SharedResources.data(path)
     } catch {
       throw ServiceError(
-        .unavailable, code: "missing_data", message: "cannot read Shared/\(path): \(error.localizedDescription)")
+        .unavailable, code: "missing_data", message: "cannot read Shared/\(path): \(ErrorText.reason(of: error))")
     }
   }
 

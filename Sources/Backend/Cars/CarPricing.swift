@@ -107,7 +107,8 @@ public struct CarPromotions: Sendable {
     do {
       file = try JSONDecoder().decode(File.self, from: data)
     } catch {
-      throw ServiceError(.unavailable, code: "malformed_data", message: "promotions.json is malformed: \(error)")
+      throw ServiceError(
+        .unavailable, code: "malformed_data", message: "promotions.json is malformed: \(ErrorText.reason(of: error))")
     }
     var codes: [String: PromoCode] = [:]
     for entry in file.promotions {

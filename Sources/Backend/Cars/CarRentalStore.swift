@@ -38,7 +38,7 @@ public struct SQLiteCarRentals: CarRentalsStore, @unchecked Sendable {
     } catch let error as ServiceError {
       throw error
     } catch {
-      throw ServiceError(.unavailable, code: "store_failed", message: "car availability: \(error)")
+      throw ServiceError.wrapping(error)
     }
   }
 

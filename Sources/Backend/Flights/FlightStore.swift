@@ -44,7 +44,7 @@ public struct SQLiteFlightSeats: FlightSeatReading, @unchecked Sendable {
     } catch let error as ServiceError {
       throw error
     } catch {
-      throw ServiceError(.unavailable, code: "store_failed", message: "cannot read the flight seats: \(error)")
+      throw ServiceError.wrapping(error)
     }
   }
 

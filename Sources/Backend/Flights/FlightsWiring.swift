@@ -48,7 +48,8 @@ public enum FlightsWiring {
     } catch let error as ServiceError {
       return .failure(error)
     } catch {
-      return .failure(ServiceError(.unavailable, code: "reference_data_unavailable", message: "\(error)"))
+      return .failure(
+        ServiceError(.unavailable, code: "reference_data_unavailable", message: ErrorText.reason(of: error)))
     }
   }()
 

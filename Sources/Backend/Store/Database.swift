@@ -15,16 +15,43 @@ private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self
 /// write lock is taken up front, so two writers never deadlock upgrading a read lock, and a busy
 /// lock is waited for (SQLite's busy timeout, then our own retries with random jitter) instead of
 /// reaching the user as "database is locked".
+///
+/// **Deferred stores** (``Store/openDeferred(dataDirectory:migrations:)``, what the apps use):
+/// reading never writes. The connection starts read-only on the store file (`SQLITE_OPEN_READONLY`;
+/// in a read-only directory without the WAL's `-shm` file, `immutable=1`, since nothing can
+/// change it there), or, when there is no store yet, on an empty in-memory copy of the schema
+/// (re-checked for a store file at each call). The first ``write(_:)`` (or ``run(_:_:)`` outside
+/// a transaction) checks the data directory for writing, creates it and the file if needed
+/// (`0700`/`0600`), and reopens read-write, migrated. A search therefore works in a read-only
+/// directory and creates nothing.
+///
+/// Every ``SQLiteError`` it throws names the file (``SQLiteError/path``); a damaged file's error
+/// carries the first lines of `PRAGMA integrity_check` (``SQLiteError/integrityCheck``).
 public final class Database: @unchecked Sendable {
   /// How long one attempt waits for a lock inside SQLite (milliseconds).
   public static let busyTimeoutMilliseconds: Int32 = 2_000
   /// How many times ``write(_:)`` retries `BEGIN IMMEDIATE` after SQLite's own wait ran out.
   public static let beginRetries = 12
 
+  /// What the connection is open on now.
+  public enum Connection: Sendable, Equatable {
+    /// The file, read-write.
+    case readWrite
+    /// The file, read-only (a deferred store before its first write).
+    case readOnly
+    /// No store file yet: an empty in-memory schema, read-only (a deferred store).
+    case placeholder
+  }
+
   private var handle: OpaquePointer?
   private var statements: [String: OpaquePointer] = [:]
   private let lock = NSRecursiveLock()
   private var inTransaction = false
+  private var state: Connection = .readWrite
+  /// True while a connection is being opened (its own queries and migrations must not refresh it).
+  private var opening = false
+  /// For a deferred store: its directory and migrations (applied when it opens read-write).
+  private let deferred: (directory: URL, migrations: [Migration])?
   /// The file path, or `":memory:"`.
   public let path: String
 
@@ -34,36 +61,39 @@ public final class Database: @unchecked Sendable {
   /// `0600`). Nothing is written before the file is known to be a SQLite database, so a corrupt
   /// or foreign file is left exactly as it was.
   /// - Throws: ``ServiceError`` `store_unreadable` (`.unavailable`) naming `path` when the file
-  ///   is not a SQLite database; ``SQLiteError`` for other failures.
+  ///   is not a SQLite database or cannot be opened; ``SQLiteError`` for other failures.
   public init(path: String) throws {
     self.path = path
-    if path != ":memory:" { try Self.createOwnerOnly(path) }
-    var db: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-    let status = sqlite3_open_v2(path, &db, flags, nil)
-    guard status == SQLITE_OK, let db else {
-      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-      sqlite3_close_v2(db)
-      throw Self.unreadable(path, reason: message)
-    }
-    handle = db
-    sqlite3_extended_result_codes(db, 1)
-    sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
-    // Read the header before anything writes: junk gives SQLITE_NOTADB here.
-    do {
-      _ = try query("SELECT count(*) FROM sqlite_master")
-    } catch let error as SQLiteError where error.code == SQLITE_NOTADB || error.code == SQLITE_CORRUPT {
-      close()
-      throw Self.unreadable(path, reason: "not a SQLite database (\(error.message))")
+    deferred = nil
+    try openReadWrite()
+  }
+
+  /// A deferred store at `directory/fileName` (see the type's documentation); opens read-only or
+  /// on the in-memory placeholder.
+  init(deferredStoreIn directory: URL, fileName: String, migrations: [Migration]) throws {
+    path = directory.appendingPathComponent(fileName).path
+    deferred = (directory, migrations)
+    try DataDirectory.check(DataDirectory.status(of: directory), for: .read, path: directory.path)
+    if DataDirectory.status(of: URL(fileURLWithPath: path)).exists {
+      try openReadOnly()
+    } else {
+      try openPlaceholder()
     }
   }
 
   deinit { close() }
 
+  /// What the connection is open on (a plain ``init(path:)`` is always ``Connection/readWrite``).
+  public var connection: Connection { locked { state } }
+
   /// Closes the connection (further calls fail). Called by `deinit`.
   public func close() {
     lock.lock()
     defer { lock.unlock() }
+    closeHandle()
+  }
+
+  private func closeHandle() {
     for statement in statements.values { sqlite3_finalize(statement) }
     statements = [:]
     if let handle { sqlite3_close_v2(handle) }
@@ -73,8 +103,135 @@ public final class Database: @unchecked Sendable {
   static func unreadable(_ path: String, reason: String) -> ServiceError {
     ServiceError(
       .unavailable, code: "store_unreadable",
-      message: "the store \(path) cannot be read: \(reason). It was left untouched: move it away or use another "
-        + "--data-dir")
+      message: "the store \(path) cannot be read: \(reason). It was left untouched: move it away (mv \(path) "
+        + "\(path).old) and the next command starts an empty store, or use another --data-dir")
+  }
+
+  /// Opens `location` with `flags` and reads the header (junk gives `SQLITE_NOTADB` here, before
+  /// anything writes).
+  private func connect(_ location: String, flags: Int32) throws {
+    var db: OpaquePointer?
+    let status = sqlite3_open_v2(location, &db, flags | SQLITE_OPEN_NOMUTEX, nil)
+    guard status == SQLITE_OK, let db else {
+      let code = db.map { sqlite3_extended_errcode($0) } ?? status
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      sqlite3_close_v2(db)
+      throw SQLiteError(code: code, message: message, path: path)
+    }
+    handle = db
+    sqlite3_extended_result_codes(db, 1)
+    sqlite3_busy_timeout(db, Self.busyTimeoutMilliseconds)
+    do {
+      _ = try query("SELECT count(*) FROM sqlite_master")
+    } catch let error as SQLiteError where error.code == SQLITE_NOTADB {
+      closeHandle()
+      throw Self.unreadable(path, reason: "it is not a SQLite database (\(error.message))")
+    } catch {
+      closeHandle()
+      throw error
+    }
+  }
+
+  private func openReadWrite() throws {
+    let wasOpening = opening
+    opening = true
+    defer { opening = wasOpening }
+    if path != ":memory:" {
+      if let deferred {
+        try DataDirectory.prepare(deferred.directory)
+        let file = DataDirectory.status(of: URL(fileURLWithPath: path))
+        if file.exists && file.ownerMadeReadOnly {
+          throw SQLiteError(code: SQLITE_READONLY, message: "the file is read-only (\(file.modeText))", path: path)
+        }
+      }
+      try Self.createOwnerOnly(path)
+    }
+    try connect(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+    state = .readWrite
+    if let deferred {
+      try Store.checkOwnership(self)
+      try Store.configure(self)
+      try Store.migrate(self, deferred.migrations)
+    }
+  }
+
+  private func openReadOnly() throws {
+    guard let deferred else { return }
+    let wasOpening = opening
+    opening = true
+    defer { opening = wasOpening }
+    let directory = DataDirectory.status(of: deferred.directory)
+    let directoryReadOnly = !directory.canWrite || directory.ownerMadeReadOnly
+    // In a read-only directory without the WAL's `-shm` file SQLite cannot make its shared-memory
+    // index (and root, who could, must not create files there); no process can write the store
+    // either (a writer needs a `-wal` file it cannot create), so it is read as immutable.
+    let hasIndex = DataDirectory.status(of: URL(fileURLWithPath: path + "-shm")).exists
+    if directoryReadOnly && !hasIndex {
+      try connect(Self.immutableURI(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+    } else {
+      do {
+        try connect(path, flags: SQLITE_OPEN_READONLY)
+      } catch let error as SQLiteError
+        where directoryReadOnly && (error.code == SQLITE_READONLY || error.code == SQLITE_CANTOPEN)
+      {
+        try connect(Self.immutableURI(path), flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+      }
+    }
+    state = .readOnly
+    try Store.checkOwnership(self)
+    let applied = try Store.appliedIDsIfAny(self) ?? []
+    if !Set(deferred.migrations.map(\.id)).isSubset(of: applied) {
+      // Written by an older version: upgrading the schema is a write, done now when allowed.
+      closeHandle()
+      do {
+        try openReadWrite()
+      } catch let error as ServiceError where error.code == "data_dir_read_only" {
+        throw ServiceError(
+          .unavailable, code: "store_outdated",
+          message: "the store \(path) was written by an older version of the app and must be upgraded, which needs "
+            + "write access: make its directory writable once (chmod u+w \(deferred.directory.path)) and run any "
+            + "command, or use another --data-dir")
+      }
+    }
+  }
+
+  private func openPlaceholder() throws {
+    guard let deferred else { return }
+    let wasOpening = opening
+    opening = true
+    defer { opening = wasOpening }
+    try connect(":memory:", flags: SQLITE_OPEN_READWRITE)
+    state = .placeholder
+    try Store.migrate(self, deferred.migrations)
+    try execute("PRAGMA query_only=1")
+  }
+
+  /// For a deferred store: a placeholder becomes the file once one exists (another process made
+  /// it); a write (outside a transaction) reopens read-write. When that fails, what was open
+  /// before stays open (searches go on) and the error says why the write cannot happen.
+  private func refresh(forWriting: Bool) throws {
+    guard deferred != nil, !inTransaction, !opening else { return }
+    if state == .placeholder && DataDirectory.status(of: URL(fileURLWithPath: path)).exists {
+      closeHandle()
+      try openReadOnly()
+    }
+    guard forWriting && state != .readWrite else { return }
+    let before = state
+    closeHandle()
+    do {
+      try openReadWrite()
+    } catch {
+      closeHandle()
+      if before == .placeholder { try? openPlaceholder() } else { try? openReadOnly() }
+      throw error
+    }
+  }
+
+  /// `file:` URI of `path` with `immutable=1`.
+  static func immutableURI(_ path: String) -> String {
+    var allowed = CharacterSet.urlPathAllowed
+    allowed.remove(charactersIn: "?#%")
+    return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
   }
 
   /// Creates an empty file `0600` if none exists, so SQLite (and its `-wal`/`-shm` files, which
@@ -84,8 +241,39 @@ public final class Database: @unchecked Sendable {
     if fd >= 0 {
       _ = Foundation.close(fd)
     } else if errno != EEXIST {
-      throw unreadable(path, reason: String(cString: strerror(errno)))
+      let code = errno
+      throw SQLiteError(
+        code: code == EACCES || code == EPERM || code == EROFS ? SQLITE_READONLY : SQLITE_CANTOPEN,
+        message: ErrorText.reason(errno: code), path: path)
     }
+  }
+
+  /// The first lines of `PRAGMA integrity_check` on `path` (a separate read-only connection), or
+  /// why it could not run.
+  static func integrityCheck(_ path: String, lines: Int = 5) -> String {
+    var db: OpaquePointer?
+    defer { sqlite3_close_v2(db) }
+    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
+      return "it could not run (the file cannot be opened)"
+    }
+    var statement: OpaquePointer?
+    defer { sqlite3_finalize(statement) }
+    guard sqlite3_prepare_v2(db, "PRAGMA integrity_check(\(lines))", -1, &statement, nil) == SQLITE_OK else {
+      return "it could not run (\(String(cString: sqlite3_errmsg(db))))"
+    }
+    var found: [String] = []
+    while true {
+      let status = sqlite3_step(statement)
+      if status == SQLITE_ROW, let text = sqlite3_column_text(statement, 0) {
+        found.append(String(cString: text))
+      } else if status == SQLITE_DONE {
+        break
+      } else {
+        found.append("stopped: \(String(cString: sqlite3_errmsg(db)))")
+        break
+      }
+    }
+    return found.isEmpty ? "no result" : found.joined(separator: "; ")
   }
 
   // MARK: Statements
@@ -101,6 +289,7 @@ public final class Database: @unchecked Sendable {
   @discardableResult
   public func run(_ sql: String, bindings: [any SQLBindable]) throws -> Int {
     try locked {
+      try refresh(forWriting: true)
       try step(sql, bindings) { _ in }
       return Int(sqlite3_changes(handle))
     }
@@ -114,6 +303,7 @@ public final class Database: @unchecked Sendable {
   /// Runs one query with an array of bindings and returns every row.
   public func query(_ sql: String, bindings: [any SQLBindable]) throws -> [Row] {
     try locked {
+      try refresh(forWriting: false)
       var rows: [Row] = []
       try step(sql, bindings) { rows.append($0) }
       return rows
@@ -133,7 +323,7 @@ public final class Database: @unchecked Sendable {
       if status != SQLITE_OK {
         let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
         sqlite3_free(error)
-        throw SQLiteError(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
+        throw failure(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
       }
     }
   }
@@ -148,13 +338,14 @@ public final class Database: @unchecked Sendable {
   }
 
   private func prepared(_ sql: String) throws -> OpaquePointer {
-    guard let handle else { throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed", sql: sql) }
+    guard let handle else {
+      throw SQLiteError(code: SQLITE_MISUSE, message: "the database is closed", sql: sql, path: path)
+    }
     if let cached = statements[sql] { return cached }
     var statement: OpaquePointer?
     let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
     guard status == SQLITE_OK, let statement else {
-      throw SQLiteError(
-        code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+      throw failure(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
     statements[sql] = statement
     return statement
@@ -169,7 +360,7 @@ public final class Database: @unchecked Sendable {
     let expected = Int(sqlite3_bind_parameter_count(statement))
     guard expected == bindings.count else {
       throw SQLiteError(
-        code: SQLITE_RANGE, message: "\(bindings.count) values bound to \(expected) parameters", sql: sql)
+        code: SQLITE_RANGE, message: "\(bindings.count) values bound to \(expected) parameters", sql: sql, path: path)
     }
     for (offset, value) in bindings.enumerated() {
       let index = Int32(offset + 1)
@@ -219,7 +410,14 @@ public final class Database: @unchecked Sendable {
   }
 
   private func lastError(_ sql: String?) -> SQLiteError {
-    SQLiteError(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    failure(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+  }
+
+  /// An error of this file; a damaged file's carries `PRAGMA integrity_check`.
+  private func failure(code: Int32, message: String, sql: String?) -> SQLiteError {
+    var error = SQLiteError(code: code, message: message, sql: sql, path: path)
+    if error.isDamage && path != ":memory:" { error.integrityCheck = Self.integrityCheck(path) }
+    return error
   }
 
   // MARK: Transactions
@@ -235,6 +433,7 @@ public final class Database: @unchecked Sendable {
   public func write<T>(_ body: (Database) throws -> T) throws -> T {
     try locked {
       if inTransaction { return try savepoint(body) }
+      try refresh(forWriting: true)
       try beginImmediate()
       inTransaction = true
       defer { inTransaction = false }
@@ -254,6 +453,7 @@ public final class Database: @unchecked Sendable {
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
     try locked {
       if inTransaction { return try body(self) }
+      try refresh(forWriting: false)
       try execute("BEGIN DEFERRED")
       inTransaction = true
       defer { inTransaction = false }

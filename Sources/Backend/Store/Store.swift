@@ -26,24 +26,40 @@ public struct Migration: Hashable, Sendable {
 ///   lose the last transactions committed since the last checkpoint (never corrupts the file).
 /// - `foreign_keys=ON`; a busy timeout plus retries with jitter (see ``Database/write(_:)``).
 /// - `application_id` marks the file as ours, so another program's SQLite file is refused.
-/// - The file, its `-wal` and `-shm`, are owner-only (`0600`); the directory `0700`.
+/// - A new file is created owner-only (`0600`; its `-wal` and `-shm` copy that mode), in a new
+///   directory created `0700`. Existing files and directories keep the mode their owner gave them:
+///   the store never changes a permission (see ``DataDirectory``).
 public enum Store {
   /// The database file name inside the data directory.
   public static let fileName = "travel.sqlite3"
   /// `PRAGMA application_id` of our store: "TRVL".
   public static let applicationID: Int64 = 0x5452_564C
 
-  /// Opens the store at `dataDirectory/travel.sqlite3` (creating the directory `0700`) and
-  /// applies `migrations` in order.
-  /// - Throws: ``ServiceError`` `store_unreadable` when the file is corrupt or another program's
-  ///   database (the file is left untouched), `data_dir_unusable` when the directory cannot be made.
+  /// Opens the store at `dataDirectory/travel.sqlite3` for reading and writing (creating the
+  /// directory `0700` and the file `0600` if missing) and applies `migrations` in order.
+  /// - Throws: ``ServiceError`` `store_unreadable` when the file is another program's database
+  ///   or not a database (the file is left untouched); `data_dir_unusable`, `data_dir_unreadable`,
+  ///   `data_dir_read_only` from ``DataDirectory/prepare(_:)``; ``SQLiteError`` `SQLITE_READONLY`
+  ///   when the owner made the file read-only.
   public static func open(dataDirectory: URL, migrations: [Migration]) throws -> Database {
-    do {
-      try DataDirectory.prepare(dataDirectory)
-    } catch let error as CLIError {
-      throw ServiceError(.unavailable, code: error.code, message: error.message)
+    try DataDirectory.prepare(dataDirectory)
+    let path = dataDirectory.appendingPathComponent(fileName).path
+    let file = DataDirectory.status(of: URL(fileURLWithPath: path))
+    if file.exists && file.ownerMadeReadOnly {
+      throw SQLiteError(code: 8, message: "the file is read-only (\(file.modeText))", path: path).serviceError
     }
-    return try open(path: dataDirectory.appendingPathComponent(fileName).path, migrations: migrations)
+    return try open(path: path, migrations: migrations)
+  }
+
+  /// The store of `dataDirectory` opened for reading, switching to read-write at its first write
+  /// (see ``Database``, "Deferred stores"): a search creates nothing and works in a read-only
+  /// directory; a missing store reads as empty.
+  /// - Throws: ``ServiceError`` `data_dir_unusable` (a file, not a directory), `data_dir_unreadable`
+  ///   (another user's directory), `store_unreadable` (another program's file, not a database),
+  ///   `store_outdated` (an older schema in a read-only directory); `store_damaged` and the other
+  ///   ``SQLiteError/serviceError`` codes come from the first query that meets them.
+  public static func openDeferred(dataDirectory: URL, migrations: [Migration]) throws -> Database {
+    try Database(deferredStoreIn: dataDirectory, fileName: fileName, migrations: migrations)
   }
 
   /// Opens the store at `path` and applies `migrations` (see ``open(dataDirectory:migrations:)``).
@@ -71,9 +87,6 @@ public enum Store {
       try withBusyRetry { _ = try db.query("PRAGMA journal_mode=WAL") }
     }
     try db.execute("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
-    if db.path != ":memory:" {
-      for suffix in ["", "-wal", "-shm"] { chmod(db.path + suffix, 0o600) }
-    }
   }
 
   /// Creates `schema_migrations` and applies each migration of `migrations` not recorded there,
@@ -86,7 +99,7 @@ public enum Store {
       throw SQLiteError(code: 1, message: "migration id \(migration.id) is listed twice")
     }
     let wanted = Set(migrations.map(\.id))
-    if let applied = try? appliedIDs(db), wanted.isSubset(of: applied) { return }
+    if let applied = try appliedIDsIfAny(db), wanted.isSubset(of: applied) { return }
     try db.write { db in
       try db.execute(
         "CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at REAL NOT NULL) STRICT")
@@ -102,6 +115,16 @@ public enum Store {
   /// The ids recorded in `schema_migrations`.
   public static func appliedIDs(_ db: Database) throws -> Set<String> {
     Set(try db.query("SELECT id FROM schema_migrations").map { try $0.get("id", as: String.self) })
+  }
+
+  /// ``appliedIDs(_:)``, or nil when `schema_migrations` does not exist yet (a new file).
+  /// - Throws: a damaged file's ``SQLiteError`` (nothing may be written to it).
+  static func appliedIDsIfAny(_ db: Database) throws -> Set<String>? {
+    do {
+      return try appliedIDs(db)
+    } catch let error as SQLiteError where !error.isDamage && !error.isBusy {
+      return nil
+    }
   }
 
   private static func withBusyRetry(_ body: () throws -> Void) throws {

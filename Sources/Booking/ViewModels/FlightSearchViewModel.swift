@@ -213,7 +213,7 @@ public final class FlightSearchViewModel {
     } catch let error as ServiceError {
       return .failure(error)
     } catch {
-      return .failure(ServiceError(.invalidInput, code: "invalid", message: error.localizedDescription))
+      return .failure(ServiceError(.invalidInput, code: "invalid", message: ErrorText.reason(of: error)))
     }
   }
 

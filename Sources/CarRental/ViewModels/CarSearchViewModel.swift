@@ -188,7 +188,7 @@ public final class CarSearchViewModel {
     } catch let error as ServiceError {
       return .failure(error)
     } catch {
-      return .failure(.invalid("invalid_input", error.localizedDescription))
+      return .failure(.invalid("invalid_input", ErrorText.reason(of: error)))
     }
   }
 }

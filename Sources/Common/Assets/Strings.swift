@@ -184,7 +184,7 @@ public struct Strings: Sendable {
       do {
         tables[language] = try readTable(language)
       } catch {
-        errors.append(error.localizedDescription)
+        errors.append(ErrorText.reason(of: error))
       }
     }
     return (tables, errors.isEmpty ? nil : errors.joined(separator: "; "))

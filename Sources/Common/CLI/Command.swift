@@ -8,7 +8,7 @@ import Foundation
 /// actually typed (see ``CommandLineTool``).
 public struct Command: Sendable {
   /// What a leaf command does with its parsed invocation. Throw a ``CLIError`` to fail with its
-  /// exit status; any other error exits 1 with its `localizedDescription`.
+  /// exit status; any other error exits 1 with its reason in words (``ErrorText``).
   public typealias Action = @Sendable (Invocation) throws -> Void
 
   /// The word that selects this command (`search`), or the executable's name for a root.

@@ -45,7 +45,7 @@ public struct CommandLineTool: Sendable {
       report(error.cliError, json: wantsJSON, console: console)
       return error.cliError.exitStatus
     } catch {
-      let failure = CLIError.refused(error.localizedDescription, code: "failed")
+      let failure = CLIError.refused(ErrorText.reason(of: error), code: "failed")
       report(failure, json: wantsJSON, console: console)
       return failure.exitStatus
     }
@@ -132,6 +132,12 @@ public struct CommandLineTool: Sendable {
       throw CLIError.usage(
         "missing \(missing) for '\(path.joined(separator: " "))': see '\(path.joined(separator: " ")) --help'",
         code: "missing_argument")
+    }
+    // Permissions are reported, never changed: a data directory open to other users is named.
+    if let warning = DataDirectory.permissionWarning(
+      DataDirectory.status(of: context.dataDirectory), path: context.dataDirectory.path)
+    {
+      console.printError("warning: \(warning)")
     }
     try action(
       Invocation(

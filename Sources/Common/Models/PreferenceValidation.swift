@@ -15,9 +15,9 @@ public enum PreferenceValidation {
     do {
       code = try Currency.named(trimmed).code
     } catch let error as Currency.LookupError {
-      throw ServiceError.invalid("unknown_currency", error.localizedDescription)
+      throw ServiceError.invalid("unknown_currency", ErrorText.reason(of: error))
     } catch {
-      throw ServiceError(.unavailable, code: "reference_data_unavailable", message: error.localizedDescription)
+      throw ServiceError(.unavailable, code: "reference_data_unavailable", message: ErrorText.reason(of: error))
     }
     let rates = try ExchangeRates.reference()
     guard rates.ratesPerEuro[code] != nil else {

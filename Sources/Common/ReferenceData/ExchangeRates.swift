@@ -35,7 +35,7 @@ public struct ExchangeRates: Hashable, Sendable {
       return .failure(
         ServiceError(
           .unavailable, code: "exchange_rates_unavailable",
-          message: "cannot load the exchange rates: \(error.localizedDescription)"))
+          message: "cannot load the exchange rates: \(ErrorText.reason(of: error))"))
     }
   }()
 
@@ -101,7 +101,7 @@ public struct ExchangeRates: Hashable, Sendable {
     do {
       _ = try Currency.named(upper)
     } catch {
-      throw .invalid("unknown_currency", error.localizedDescription)
+      throw .invalid("unknown_currency", ErrorText.reason(of: error))
     }
     throw .invalid(
       "unsupported_currency",

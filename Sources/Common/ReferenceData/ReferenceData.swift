@@ -65,7 +65,7 @@ public final class ReferenceData: Sendable {
       return .failure(
         ServiceError(
           .unavailable, code: "reference_data_unavailable",
-          message: "cannot load the airport and city data: \(error.localizedDescription)"))
+          message: "cannot load the airport and city data: \(ErrorText.reason(of: error))"))
     }
   }()
 

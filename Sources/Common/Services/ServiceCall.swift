@@ -4,14 +4,14 @@ import Reactive
 extension ServiceError {
   /// `error` as a service error: itself when it is one; a ``CLIError`` with its code (exit 2 as
   /// ``Kind/invalidInput``, else ``Kind/refused``); anything else ``Kind/unavailable`` with the
-  /// code `failed` and the error's description.
+  /// code `failed` and the error's reason in words (``ErrorText``).
   public init(wrapping error: any Error) {
     if let error = error as? ServiceError {
       self = error
     } else if let error = error as? CLIError {
       self.init(error.exitStatus == 2 ? .invalidInput : .refused, code: error.code, message: error.message)
     } else {
-      self.init(.unavailable, code: "failed", message: error.localizedDescription)
+      self.init(.unavailable, code: "failed", message: ErrorText.reason(of: error))
     }
   }
 }

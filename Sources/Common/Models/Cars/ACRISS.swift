@@ -137,7 +137,7 @@ public struct ACRISSTable: Sendable, Decodable {
     } catch let failure as SharedResources.Failure {
       return .failure(failure)
     } catch {
-      return .failure(.malformed(path: path, reason: "\(error)"))
+      return .failure(.malformed(path: path, reason: ErrorText.reason(of: error)))
     }
   }()
 }
