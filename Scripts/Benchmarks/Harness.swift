@@ -27,6 +27,10 @@ struct Figure: Codable {
   /// Set when the figure's own checks failed (a booking lost or doubled, a hard flight pair that
   /// is no longer hard, a benchmark that could not run): the run exits 1 whatever the timings.
   var violation: String?
+  /// The calibration of the run that measured this figure, when it differs from its report's:
+  /// set on the figures of one group merged into a baseline recorded by another run
+  /// (`Scripts/bench --only GROUP --record-baseline`).
+  var calibrationMilliseconds: Double?
 
   init(
     name: String, unit: String, goal: Goal = .atMost, target: Double?, values: [Double], note: String? = nil,

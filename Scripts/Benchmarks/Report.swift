@@ -56,8 +56,8 @@ func printTable(_ report: Report, baseline: Report?) -> [String] {
     if let baseline, let old = baseline.figures.first(where: { $0.name == figure.name }), old.median > 0,
       figure.median > 0
     {
-      let scale =
-        baseline.calibrationMilliseconds > 0 ? report.calibrationMilliseconds / baseline.calibrationMilliseconds : 1
+      let baseCalibration = old.calibrationMilliseconds ?? baseline.calibrationMilliseconds
+      let scale = baseCalibration > 0 ? report.calibrationMilliseconds / baseCalibration : 1
       let expected = old.median * (figure.unit == "ms" ? scale : 1)
       let ratio = figure.goal == .atMost ? figure.median / expected : expected / figure.median
       ratioText = String(format: "%.2f×", ratio)
@@ -86,4 +86,21 @@ func format(_ value: Double) -> String {
   if value >= 100 { return String(format: "%.1f", value) }
   if value >= 1 { return String(format: "%.2f", value) }
   return String(format: "%.3f", value)
+}
+
+/// Merges the figures of `run` into `baseline` (`Scripts/bench --only GROUP --record-baseline`):
+/// each figure of the run replaces the baseline's figure of the same name (or is appended),
+/// stamped with the run's calibration so that later comparisons scale it by the right run; the
+/// baseline's other figures, date, commit and machine stay as they were.
+func mergeBaseline(run: Report, into baseline: Report) -> Report {
+  var merged = baseline
+  for var figure in run.figures {
+    figure.calibrationMilliseconds = run.calibrationMilliseconds
+    if let index = merged.figures.firstIndex(where: { $0.name == figure.name }) {
+      merged.figures[index] = figure
+    } else {
+      merged.figures.append(figure)
+    }
+  }
+  return merged
 }

@@ -26,6 +26,7 @@ struct BenchmarkSuite {
     add("cars") { carFigures() }
     add("flights") { flightFigures() }
     add("ui") { uiFigures() }
+    add("reactive") { reactiveFigures() }
     return figures
   }
 

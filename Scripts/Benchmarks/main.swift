@@ -14,6 +14,24 @@ if CommandLine.arguments.dropFirst().first == "--child" {
   exit(runChildMode(Array(CommandLine.arguments.dropFirst(2))))
 }
 
+// `--merge-baseline RUN BASELINE`: merge the figures of one run (of one group) into the baseline.
+if CommandLine.arguments.dropFirst().first == "--merge-baseline", CommandLine.arguments.count == 4 {
+  let (runPath, baselinePath) = (CommandLine.arguments[2], CommandLine.arguments[3])
+  do {
+    let decoder = JSONDecoder()
+    let run = try decoder.decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: runPath)))
+    let baseline = try decoder.decode(Report.self, from: Data(contentsOf: URL(fileURLWithPath: baselinePath)))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    try encoder.encode(mergeBaseline(run: run, into: baseline)).write(to: URL(fileURLWithPath: baselinePath))
+    print("baseline: \(run.figures.count) figure(s) of this run merged into \(baselinePath)")
+    exit(0)
+  } catch {
+    FileHandle.standardError.write(Data("travel-bench: cannot merge \(runPath) into \(baselinePath): \(error)\n".utf8))
+    exit(1)
+  }
+}
+
 var options = Options()
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
