@@ -104,9 +104,17 @@ extension BenchmarkSuite {
         cancellable.cancel()
         return tally.value
       },
-      figure("zip", "two Sequences of half each → zip (a + b) → sink", expected: Tally(half.map { $0 &* 2 })) {
+      figure("zip", "two PassthroughSubjects sent in turn → zip (a + b) → sink", expected: Tally(half.map { $0 &* 2 }))
+      {
         let tally = TallyBox()
-        _ = half.publisher.zip(half.publisher).sink { tally.add($0.0 &+ $0.1) }
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let cancellable = a.zip(b).sink { tally.add($0.0 &+ $0.1) }
+        for value in half {
+          a.send(value)
+          b.send(value)
+        }
+        cancellable.cancel()
         return tally.value
       },
       figure("receiveOn-immediate", "Sequence → receive(on: ImmediateScheduler) → sink", expected: all) {
