@@ -5,7 +5,9 @@ import Common
 import CommonUI
 import Foundation
 
-let services = BookingServices(flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:))
+let services = BookingServices(
+  flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:),
+  status: FlightsWiring.status(context:))
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in

@@ -16,7 +16,9 @@ let accountEnvironment: AccountEnvironment.Factory = { context in
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
 }
 
-let flightServices = BookingServices(flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:))
+let flightServices = BookingServices(
+  flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:),
+  status: FlightsWiring.status(context:))
 let flights = BookingCommands.root(services: flightServices)
   .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")

@@ -8,13 +8,26 @@ public struct BookingServices: Sendable {
   public var flights: @Sendable (CLIContext) throws -> any FlightSearching
   /// Booking (needs a signed-in user); nil when the app has no booking backend.
   public var booking: (@Sendable (CLIContext) throws -> any FlightBooking)?
+  /// Live flight status (`status`, `board`, the Status and Board screens); nil when the app has none.
+  public var status: (@Sendable (CLIContext) throws -> any FlightStatusService)?
 
   public init(
     flights: @escaping @Sendable (CLIContext) throws -> any FlightSearching,
-    booking: (@Sendable (CLIContext) throws -> any FlightBooking)? = nil
+    booking: (@Sendable (CLIContext) throws -> any FlightBooking)? = nil,
+    status: (@Sendable (CLIContext) throws -> any FlightStatusService)? = nil
   ) {
     self.flights = flights
     self.booking = booking
+    self.status = status
+  }
+
+  /// The status service for `context`, or `flight_status_unavailable` (exit 1).
+  func statusService(_ context: CLIContext) throws -> any FlightStatusService {
+    guard let status else {
+      throw ServiceError(
+        .unavailable, code: "flight_status_unavailable", message: "flight status is not available in this app")
+    }
+    return try status(context)
   }
 
   /// No backend: every command that needs one fails with `flights_unavailable` (exit 1).
@@ -26,7 +39,7 @@ public struct BookingServices: Sendable {
 /// The command tree of the Booking feature: the root of the standalone `booking` executable, mounted
 /// as `travel flights` in the assembled app. Contract: CLI.md, "Flights".
 public enum BookingCommands {
-  /// `booking search|airports|book` over `services`.
+  /// `booking search|airports|book|status|board` over `services`.
   public static func root(name: String = "booking", services: BookingServices = .unavailable) -> Command {
     Command(
       name: name,
@@ -35,7 +48,10 @@ public enum BookingCommands {
         Airports, airlines and routes are real (airportsdata, OpenFlights.org); schedules and fares are
         generated from them. Times are local to each airport.
         """,
-      subcommands: [search(services), airports(services), book(services)]
+      subcommands: [
+        search(services), airports(services), book(services), FlightStatusCommands.status(services),
+        FlightStatusCommands.board(services),
+      ]
     )
   }
 

@@ -124,3 +124,45 @@ public enum FlightsWiring {
     return FlightBookingEngine(engine: engine, ledger: services.ledger)
   }
 }
+
+extension FlightsWiring {
+  private static let simulation: Result<FlightOperations, ServiceError> = Result {
+    try FlightOperations(network: world().0)
+  }.mapError { $0 as? ServiceError ?? ServiceError.wrapping($0) }
+
+  /// The simulation of the world's flight operations (``FlightOperations`` with the default seed),
+  /// made on first use, then kept.
+  /// - Throws: ``ServiceError`` `reference_data_unavailable` (exit 1).
+  public static func operations() throws -> FlightOperations { try simulation.get() }
+
+  /// Live flight status for a command run with `context`: the simulation on the context's clock
+  /// (`--clock-speed`, `--clock-start`), the traveller's trips from the store of its data
+  /// directory (opened only when a trips feed starts).
+  public static func status(context: CLIContext) throws -> any FlightStatusService {
+    let (_, data) = try world()
+    let dataDirectory = context.dataDirectory
+    let ledger = LazyLedger { try BackendServices(dataDirectory: dataDirectory).ledger }
+    return FlightStatusFeed(
+      operations: try operations(), clock: context.clock, isKnownAirport: { data.airport(iata: $0) != nil },
+      reservations: { token in try ledger.get().reservations(token: token) })
+  }
+}
+
+/// The reservations ledger, opened on first use (a status command never opens the store).
+private final class LazyLedger: @unchecked Sendable {
+  private let lock = NSLock()
+  private let make: @Sendable () throws -> ReservationLedger
+  private var ledger: ReservationLedger?
+
+  init(_ make: @escaping @Sendable () throws -> ReservationLedger) { self.make = make }
+
+  /// `@unchecked Sendable`: `ledger` is guarded by `lock`.
+  func get() throws -> ReservationLedger {
+    try lock.withLock {
+      if let ledger { return ledger }
+      let made = try make()
+      ledger = made
+      return made
+    }
+  }
+}

@@ -3,7 +3,9 @@ import Foundation
 /// Runs a command tree the way every executable of the app does (the contract of `CLI.md`).
 ///
 /// - Global options, accepted anywhere on the line: `--help`/`-h`, `--version`, `--json`,
-///   `--data-dir DIR` (env `TRAVEL_DATA_DIR`), `--no-color` (env `NO_COLOR`).
+///   `--data-dir DIR` (env `TRAVEL_DATA_DIR`), `--no-color` (env `NO_COLOR`), `--clock-speed N`
+///   (env `TRAVEL_CLOCK_SPEED`) and `--clock-start INSTANT` (env `TRAVEL_CLOCK_START`): the
+///   app's ``TravelClock``.
 /// - Options are `--name VALUE` or `--name=VALUE`; `--` ends options.
 /// - Exit status: `0` success, `1` refused or failed, `2` bad usage or invalid input. The message
 ///   goes to stderr; with `--json` stdout also carries `{"error": {"code", "message"}}`.
@@ -27,6 +29,15 @@ public struct CommandLineTool: Sendable {
       "data-dir", "DIR",
       help: "Where the store lives (env TRAVEL_DATA_DIR).", default: "$XDG_DATA_HOME/travel or ~/.local/share/travel"),
     .flag("no-color", help: "No ANSI colours (also env NO_COLOR; off when stdout is not a terminal)."),
+    .option(
+      "clock-speed", "N",
+      help: "Run the app's clock N times faster, 1–100000, for demos of live flight status (env TRAVEL_CLOCK_SPEED).",
+      default: "1, real time"),
+    .option(
+      "clock-start", "INSTANT",
+      help:
+        "Start the app's clock at INSTANT: 2026-12-20T06:00+01:00, or local 2026-12-20T06:00 (env TRAVEL_CLOCK_START).",
+      default: "now"),
   ]
 
   /// Parses `arguments` (without the executable), runs the selected command and returns the exit
@@ -91,13 +102,17 @@ public struct CommandLineTool: Sendable {
       console.print(Self.help(for: command, path: path))
       return 0
     }
+    let clock = try TravelClock.configured(
+      speedOption: parsed.options["clock-speed"]?.last, startOption: parsed.options["clock-start"]?.last,
+      environment: environment)
     let context = CLIContext(
       json: parsed.flags.contains("json"),
       useColor: console.isTerminal && !parsed.flags.contains("no-color") && environment["NO_COLOR"] == nil,
       dataDirectory: DataDirectory.resolve(option: parsed.options["data-dir"]?.last, environment: environment),
       environment: environment,
       console: console,
-      executableName: root.name
+      executableName: root.name,
+      clock: clock
     )
     guard let action = command.action else {
       if let word = parsed.arguments.first {
@@ -226,7 +241,7 @@ public struct CommandLineTool: Sendable {
     if word == "-h" { return 1 }
     guard word.hasPrefix("--") else { return nil }
     let name = word.dropFirst(2)
-    if name.hasPrefix("data-dir=") { return 1 }
+    if name.hasPrefix("data-dir=") || name.hasPrefix("clock-speed=") || name.hasPrefix("clock-start=") { return 1 }
     guard let spec = globalOptions.first(where: { $0.name == name }) else { return nil }
     return spec.valueName == nil ? 1 : 2
   }

@@ -13,10 +13,12 @@ public struct CLIContext: Sendable {
   public var console: Console
   /// The executable's name as the user typed it (`travel`, `booking`).
   public var executableName: String
+  /// The app's clock (`--clock-speed`, `--clock-start`): real time unless asked otherwise.
+  public var clock: TravelClock
 
   public init(
     json: Bool, useColor: Bool, dataDirectory: URL, environment: [String: String], console: Console,
-    executableName: String
+    executableName: String, clock: TravelClock = .realTime
   ) {
     self.json = json
     self.useColor = useColor
@@ -24,6 +26,7 @@ public struct CLIContext: Sendable {
     self.environment = environment
     self.console = console
     self.executableName = executableName
+    self.clock = clock
   }
 }
 

@@ -17,6 +17,14 @@ public enum JSONOutput {
   public static func string<T: Encodable>(_ value: T) throws -> String {
     String(decoding: try makeEncoder().encode(value), as: UTF8.self)
   }
+
+  /// `value` as a JSON document on one line (no newline inside or after it), for streams of
+  /// documents such as `booking status --follow --json` (one document per line, "JSON Lines").
+  public static func line<T: Encodable>(_ value: T) throws -> String {
+    let encoder = makeEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
 }
 
 extension CLIContext {

@@ -41,6 +41,13 @@ public final class InteractiveApp {
     didSet { setNeedsDisplay() }
   }
   public private(set) var alert: AlertContent?
+  /// The notice in the header (see ``follow(notices:)``), while it shows.
+  public private(set) var notice: Notice?
+  /// How long a notice stays in the header.
+  public var noticeDuration: DispatchQueue.SchedulerTimeType.Stride = .seconds(8)
+  /// The clock that takes notices down (the main queue; a test scheduler in tests).
+  public var noticeScheduler: AnySchedulerOf<DispatchQueue> = .main
+  private var noticeGeneration = 0
   public private(set) var isShowingHelp = false
   /// Set when the app quit: 0 for `q` or a ``Navigation/quit``, 130 for Ctrl-C.
   public private(set) var exitStatus: Int32?
@@ -109,6 +116,29 @@ public final class InteractiveApp {
     publisher.sink { [weak self] text in
       self?.onMain { self?.status = text }
     }.store(in: &appSubscriptions)
+  }
+
+  /// Shows each notice of `publisher` in the header, on every tab, for ``noticeDuration``
+  /// (a newer notice replaces an older one at once). Notices may arrive on any thread.
+  public func follow(notices publisher: AnyPublisher<Notice, Never>) {
+    publisher.sink { [weak self] notice in
+      self?.onMain { self?.show(notice) }
+    }.store(in: &appSubscriptions)
+  }
+
+  /// Shows `notice` in the header now, and takes it down after ``noticeDuration``.
+  public func show(_ notice: Notice) {
+    self.notice = notice
+    noticeGeneration += 1
+    let generation = noticeGeneration
+    noticeScheduler.schedule(after: noticeScheduler.now.advanced(by: noticeDuration)) { [weak self] in
+      self?.onMain {
+        guard let self, self.noticeGeneration == generation else { return }
+        self.notice = nil
+        self.setNeedsDisplay()
+      }
+    }
+    setNeedsDisplay()
   }
 
   // MARK: Navigation
@@ -313,6 +343,16 @@ public final class InteractiveApp {
       spans.append(Span(" \(tabs[0].title) ", style: bar.adding(.bold)))
     }
     for screen in currentStack.dropFirst() { spans.append(Span(" › \(screen.title)", style: bar)) }
+    if let notice {
+      // The notice takes the right of the header (over the status), at most what is left after
+      // the app's name and a little of the tabs.
+      let room = max(0, area.right - x - 12)
+      let text = " ● " + DisplayWidth.truncate(notice.text, to: max(0, min(room, area.width * 2 / 3) - 4)) + " "
+      let width = DisplayWidth.of(text)
+      x += buffer.write(Line(spans), x: x, y: area.y, maxWidth: max(0, area.width - (x - area.x) - width))
+      buffer.write(text, x: area.right - width, y: area.y, maxWidth: width, style: theme.selection.adding(.bold))
+      return
+    }
     let statusWidth = status.map { DisplayWidth.of($0) + 2 } ?? 0
     x += buffer.write(Line(spans), x: x, y: area.y, maxWidth: max(0, area.width - (x - area.x) - statusWidth))
     if let status {

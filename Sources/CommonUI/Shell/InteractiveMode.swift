@@ -3,7 +3,8 @@ import Foundation
 import Reactive
 
 /// What one feature brings to the interactive app: its tab, and optionally a status for the
-/// header (the signed-in person's greeting) and the appearance it wants (the user's preference).
+/// header (the signed-in person's greeting), the appearance it wants (the user's preference) and
+/// notices for the header on every tab (a booked flight's gate changed).
 /// Features build these (`AccountScreens.feature(…)`); the apps only list them.
 public struct InteractiveFeature {
   public var tab: AppTab
@@ -11,13 +12,17 @@ public struct InteractiveFeature {
   public var status: AnyPublisher<String?, Never>?
   /// The appearance to draw with, followed live.
   public var appearance: AnyPublisher<Appearance, Never>?
+  /// One-line notices shown in the header for a moment, whatever tab is open.
+  public var notices: AnyPublisher<Notice, Never>?
 
   public init(
-    tab: AppTab, status: AnyPublisher<String?, Never>? = nil, appearance: AnyPublisher<Appearance, Never>? = nil
+    tab: AppTab, status: AnyPublisher<String?, Never>? = nil, appearance: AnyPublisher<Appearance, Never>? = nil,
+    notices: AnyPublisher<Notice, Never>? = nil
   ) {
     self.tab = tab
     self.status = status
     self.appearance = appearance
+    self.notices = notices
   }
 
   /// A feature whose screens are not built yet: one plain screen that lists the subcommands of
@@ -31,6 +36,16 @@ public struct InteractiveFeature {
   }
 }
 
+/// A one-line message for the header of the interactive app, shown for a moment on whatever tab
+/// is open ("LH 400 to JFK: gate changed to B44"). Any part of an app can publish notices; the
+/// apps hand the publishers to the shell (``InteractiveFeature/notices``,
+/// ``InteractiveApp/follow(notices:)``).
+public struct Notice: Hashable, Sendable {
+  public var text: String
+
+  public init(_ text: String) { self.text = text }
+}
+
 extension InteractiveApp {
   /// The app of `features` (one tab each, in order; the first is selected), drawn with the dark
   /// theme (monochrome when `useColor` is false), following the features' statuses and appearances.
@@ -40,6 +55,7 @@ extension InteractiveApp {
     for feature in features {
       if let status = feature.status { app.follow(status: status) }
       if let appearance = feature.appearance { app.follow(appearance: appearance, useColor: useColor) }
+      if let notices = feature.notices { app.follow(notices: notices) }
     }
     return app
   }
