@@ -82,6 +82,34 @@ final class ManualScheduler: @unchecked Sendable {
     try assertSnapshot(backend.text, named: "shell-single")
   }
 
+  @Test func notices_showInTheHeaderOnEveryTab_forAMoment_aNewerOneReplacing() throws {
+    let app = makeApp()
+    app.status = "Welcome, Ada Lovelace"
+    let clock = DispatchQueue.test
+    app.noticeScheduler = clock.eraseToAnyScheduler()
+    let notices = PassthroughSubject<Notice, Never>()
+    app.follow(notices: notices.eraseToAnyPublisher())
+    notices.send(Notice("LH 400 to JFK: gate changed to B44"))
+    scheduler.runAll()  // notices may arrive on any thread: the shell takes them to the main actor
+    app.displayNow()
+    try assertSnapshot(backend.text, named: "shell-notice")
+    app.selectTab(1)
+    app.displayNow()
+    #expect(backend.text.split(separator: "\n")[0].contains("LH 400 to JFK: gate changed to B44"))
+    clock.advance(by: .seconds(5))
+    notices.send(Notice("LH 400 to JFK: boarding at gate B44"))
+    scheduler.runAll()
+    clock.advance(by: .seconds(5))
+    scheduler.runAll()
+    app.displayNow()
+    #expect(backend.text.split(separator: "\n")[0].contains("boarding at gate B44"))
+    clock.advance(by: .seconds(3))
+    scheduler.runAll()
+    app.displayNow()
+    #expect(app.notice == nil)
+    #expect(backend.text.split(separator: "\n")[0].contains("Welcome, Ada Lovelace"))
+  }
+
   @Test func q_quitsUnlessTyping_ctrlCAlwaysQuits() {
     let app = makeApp()
     var statuses: [Int32] = []

@@ -8,7 +8,8 @@ import Reactive
 ///
 /// The clock is driven by a ``Reactive`` scheduler: the simulated instant is
 /// `start + (scheduler.now − origin) × speed`, where `origin` is the scheduler's time when the
-/// clock was made. Work due at a simulated instant is scheduled on the scheduler at the matching
+/// clock is first read (so the minutes a process spends loading before it shows anything do not
+/// count: `--clock-start 06:00` shows 06:00 on the first screen or line, whatever the speed). Work due at a simulated instant is scheduled on the scheduler at the matching
 /// scheduler time (``schedule(at:_:)``), so:
 /// - in the apps the scheduler is a `DispatchQueue` (real time, sped up by ``speed``);
 /// - in tests it is a `TestScheduler` (`DispatchQueue.test`): moving its virtual clock with
@@ -22,10 +23,18 @@ public struct TravelClock: Sendable {
   public let speed: Double
   /// The scheduler that runs work at simulated instants (see the type's documentation).
   public let scheduler: AnySchedulerOf<DispatchQueue>
+  /// The simulated instant at ``origin`` (nil in `init`: the real instant of the first read).
+  private let requestedStart: Date?
+  private let anchor: Anchor
+
+  /// The scheduler's time when the clock was first read (``now()``, ``schedulerTime(for:)``).
+  public var origin: DispatchQueue.SchedulerTimeType { anchored.origin }
   /// The simulated instant at ``origin``.
-  public let start: Date
-  /// The scheduler's time when the clock was made.
-  public let origin: DispatchQueue.SchedulerTimeType
+  public var start: Date { anchored.start }
+
+  private var anchored: (origin: DispatchQueue.SchedulerTimeType, start: Date) {
+    anchor.anchor { (scheduler.now, requestedStart ?? Date()) }
+  }
 
   /// The fastest clock accepted: about 28 simulated hours a real second.
   public static let maximumSpeed: Double = 100_000
@@ -41,18 +50,37 @@ public struct TravelClock: Sendable {
     precondition(speed.isFinite && speed > 0 && speed <= Self.maximumSpeed, "clock speed out of range")
     self.speed = speed
     self.scheduler = scheduler
-    self.origin = scheduler.now
-    self.start = start ?? Date()
+    self.anchor = Anchor()
+    self.requestedStart = start
+  }
+
+  /// The scheduler time the clock starts from, set on first use. `@unchecked Sendable`: `value`
+  /// is guarded by `lock`.
+  private final class Anchor: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: (origin: DispatchQueue.SchedulerTimeType, start: Date)?
+
+    func anchor(_ make: () -> (DispatchQueue.SchedulerTimeType, Date)) -> (
+      origin: DispatchQueue.SchedulerTimeType, start: Date
+    ) {
+      lock.withLock {
+        if let value { return value }
+        let made = make()
+        value = made
+        return made
+      }
+    }
   }
 
   /// Real time on a global dispatch queue.
   public static var realTime: TravelClock { TravelClock() }
 
-  /// Whether this clock is the real one (speed 1 and started at the real instant it was made).
-  public var isRealTime: Bool { speed == 1 && abs(start.timeIntervalSinceNow) < 5 }
+  /// Whether this clock is real time (speed 1, started at the real instant it was first read).
+  public var isRealTime: Bool { speed == 1 && requestedStart == nil }
 
   /// The current simulated instant.
   public func now() -> Date {
+    let (origin, start) = anchored
     let elapsed = Double(origin.distance(to: scheduler.now).magnitude) / 1_000_000_000
     return start.addingTimeInterval(elapsed * speed)
   }
@@ -60,6 +88,7 @@ public struct TravelClock: Sendable {
   /// The scheduler time at which the simulated clock reads `instant` (the origin when `instant` is
   /// before the start: such work is due at once).
   public func schedulerTime(for instant: Date) -> DispatchQueue.SchedulerTimeType {
+    let (origin, start) = anchored
     let seconds = max(0, instant.timeIntervalSince(start)) / speed
     let nanoseconds = min(seconds * 1_000_000_000, Double(Int.max / 2))
     return origin.advanced(by: .nanoseconds(Int(nanoseconds.rounded(.up))))

@@ -42,6 +42,35 @@ public enum FlightStatusText {
     }
   }
 
+  /// The state as an airport's board shows it: on a departures board a flight that left is
+  /// `Departed 07:21`; on an arrivals board a flight not yet airborne is `Expected 14:35` (or
+  /// `Delayed, expected 14:55` from 15 minutes late), then `En route`, `Landed 14:31`, `Arrived 14:38`.
+  public static func boardState(_ status: FlightStatus, direction: BoardDirection) -> String {
+    switch status.status {
+    case .cancelled, .diverted: return state(status)
+    default: break
+    }
+    switch direction {
+    case .departures:
+      if let out = status.gateDeparture.actual { return "Departed \(out.localTimeText)" }
+      return state(status)
+    case .arrivals:
+      let expected = status.gateArrival.best.localTimeText
+      switch status.status {
+      case .scheduled, .delayed, .boarding, .gateClosed:
+        return (status.arrivalDelayMinutes ?? 0) >= 15 ? "Delayed, expected \(expected)" : "Expected \(expected)"
+      case .departed, .enRoute:
+        return "En route"
+      case .landed:
+        return "Landed \(status.runwayArrival.best.localTimeText)"
+      case .arrived:
+        return "Arrived \(status.gateArrival.best.localTimeText)"
+      case .cancelled, .diverted:
+        return state(status)
+      }
+    }
+  }
+
   /// The delay's causes: `25 min: 93 aircraft rotation: …; 41 aircraft defects (10 min)`, or nil.
   public static func delayReason(_ status: FlightStatus) -> String? {
     guard !status.delays.isEmpty else { return nil }
@@ -109,8 +138,9 @@ public enum FlightStatusText {
     return lines.joined(separator: "\n")
   }
 
-  /// One line of a followed flight's change: when (local to where it happened), the flight, and
-  /// what changed, in words: `11:08 UTC+01:00  LH 400 FRA→JFK  took off 11:08; arrival gate 7`.
+  /// One line of a followed flight's change: when (local to where it happened: the arrival airport
+  /// for a landing or gate arrival, else the departure airport), the flight, and what changed, in
+  /// words: `22:33 UTC+01:00  LH 400 FRA→JFK  En route; took off 22:33; arrival gate 7`.
   public static func change(_ update: FlightStatusUpdate) -> String {
     let status = update.flightStatus
     let arrivalSide: Set<FlightStatusChange.Field> = [
@@ -205,7 +235,8 @@ public enum FlightStatusText {
     let expected = status.status == .cancelled ? "–" : times.best.localTimeText
     func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
     return column(times.scheduled.localTimeText, 7) + column(expected, 10) + column(status.flight.description, 10)
-      + column(other, 6) + column(end.terminal ?? "", 6) + column(end.gate ?? "", 6) + state(status)
+      + column(other, 6) + column(end.terminal ?? "", 6) + column(end.gate ?? "", 6)
+      + boardState(status, direction: direction)
   }
 
   private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
