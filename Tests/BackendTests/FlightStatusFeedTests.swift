@@ -62,7 +62,9 @@ import Testing
       speed: nil, start: "2026-12-20T06:00", timeZone: TimeZone(identifier: "America/New_York")!
     ).start
     #expect(local == ISO8601DateFormatter().date(from: "2026-12-20T11:00:00Z"))
-    #expect(try TravelClock.parse(speed: nil, start: "2026-12-20", timeZone: utc).start == Date(timeIntervalSince1970: 1_797_724_800))
+    #expect(
+      try TravelClock.parse(speed: nil, start: "2026-12-20", timeZone: utc).start
+        == Date(timeIntervalSince1970: 1_797_724_800))
     for bad in ["0", "-5", "fast", "100001", "1e3", "nan"] {
       #expect(throws: ServiceError.self) { try TravelClock.parse(speed: bad, start: nil) }
     }
@@ -96,13 +98,16 @@ import Testing
     #expect(updates.last?.flightStatus == timeline.last)
     #expect(updates.last?.flightStatus.isFinal == true)
     #expect(updates.allSatisfy { !$0.changes.isEmpty })
-    #expect(updates.contains { $0.changed(.departureGate) && $0.changes.first { $0.field == .departureGate }?.old != nil })
+    #expect(
+      updates.contains { $0.changed(.departureGate) && $0.changes.first { $0.field == .departureGate }?.old != nil })
     // Each change arrived once its instant had come, not before.
     for update in updates { #expect(update.flightStatus.updatedAt != nil) }
     recorder.cancel()
   }
 
-  @Test(.timeLimit(.minutes(1))) func statusEvents_resumingAfterASequence_continuesWithTheNext_noSnapshotNoRepeat() throws {
+  @Test(.timeLimit(.minutes(1))) func statusEvents_resumingAfterASequence_continuesWithTheNext_noSnapshotNoRepeat()
+    throws
+  {
     let key = Self.busyFlight
     let timeline = try #require(Self.operations.timeline(key))
     let (feed, scheduler) = Self.feed(start: "\(key.date)T00:00:00Z", speed: 6000)
@@ -206,9 +211,13 @@ import Testing
     let (feed, _) = Self.feed(start: "\(key.date)T12:00:00Z")
     #expect(try feed.operation(of: key.flight, date: nil) == key)
     #expect(try feed.operation(of: key.flight, date: key.date) == key)
-    let far = #expect(throws: ServiceError.self) { try feed.operation(of: key.flight, date: key.date.adding(days: 400)) }
+    let far = #expect(throws: ServiceError.self) {
+      try feed.operation(of: key.flight, date: key.date.adding(days: 400))
+    }
     #expect(far?.code == "date_out_of_range")
-    let unknown = #expect(throws: ServiceError.self) { try feed.operation(of: Flight(carrier: "LH", number: 9999), date: nil) }
+    let unknown = #expect(throws: ServiceError.self) {
+      try feed.operation(of: Flight(carrier: "LH", number: 9999), date: nil)
+    }
     #expect(unknown?.code == "flight_not_found")
     #expect(unknown?.kind == .notFound)
     let board = #expect(throws: ServiceError.self) { try feed.board(airport: "QQQ", date: nil, direction: .departures) }
