@@ -224,6 +224,9 @@ struct ContentionReport: Codable {
   var endNanoseconds: UInt64 = 0
 }
 
+/// The guests the workers book for (the one name rule of every booking: two words of letters).
+let contentionGuests = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra"]
+
 /// `--child book-worker PLAN INDEX`: one contending process (see ``BenchmarkSuite/contentionFigures()``).
 func runBookingWorker(_ arguments: [String]) -> Int32 {
   guard arguments.count == 2, let worker = Int(arguments[1]) else { return 2 }
@@ -249,8 +252,10 @@ func runBookingWorker(_ arguments: [String]) -> Int32 {
         let start = monotonicNanoseconds()
         do {
           let reservation = try engine.book(
-            offerId: offer.id, guestName: "Worker \(worker)", cardId: nil,
-            idempotencyKey: "w\(worker)-\(attempt)", token: plan.tokens[worker])
+            HotelBookingRequest(
+              offerId: offer.id, guestName: contentionGuests[worker % contentionGuests.count],
+              idempotencyKey: "w\(worker)-\(attempt)"),
+            token: plan.tokens[worker])
           report.latencies.append(Double(monotonicNanoseconds() - start) / 1e6)
           report.reservations.append(reservation.id)
         } catch let error as ServiceError where error.code == "sold_out" {

@@ -19,6 +19,9 @@ public final class BackendServices: Sendable {
   public let gateway: PaymentGateway
   public let ledger: ReservationLedger
   public let vault: Vault
+  /// Signs the offer ids searches hand out and checks those given to `book`, with the key of
+  /// this data directory (``OfferSigner``; `offer-signing.key`, made on first use).
+  public let offerSigner: OfferSigner
 
   /// The services over `dataDirectory/travel.sqlite3`, opened for reading; the store (and the
   /// directory) is created, migrated and opened read-write only at the first write, so searches
@@ -33,6 +36,7 @@ public final class BackendServices: Sendable {
       throw ServiceError.wrapping(error)
     }
     vault = Vault(dataDirectory: dataDirectory)
+    offerSigner = OfferSigner(dataDirectory: dataDirectory)
     accounts = Accounts(database: database, environment: environment)
     cards = PaymentCards(database: database, accounts: accounts, vault: vault, environment: environment)
     gateway = PaymentGateway(vault: vault, environment: environment)

@@ -161,17 +161,22 @@ public enum BookingCommands {
       name: "book",
       summary: "Book an offer from 'search' for the signed-in user.",
       discussion: """
-        The offer is re-priced first: if its price rose or its seats are gone, nothing is taken and the command
-        exits 1 with price_changed (and the new price and offer id) or sold_out. Give one --passenger per adult
-        of the offer. Without --card the default card is charged.
+        The offer id is signed by the search: an id edited by hand exits 2 with invalid_offer_id. The offer is
+        re-priced first: if its price moved (up or down) or its seats are gone, nothing is taken and the command
+        exits 1 with price_changed (and the new price and offer id) or sold_out: a price is never charged unseen.
+        A passenger who already holds a seat on one of the flights is refused (duplicate_booking) unless
+        --allow-duplicate. A retry with the same --idempotency-key and the same request returns the first
+        reservation; the same key with another request exits 2 (idempotency_key_reused). Give one --passenger per
+        adult of the offer. Without --card the default card is charged.
         """,
       arguments: [ArgumentSpec("OFFER_ID", help: "The id of an offer from 'search'.")],
       options: [
         .option("passenger", "\"GIVEN FAMILY\"", help: "A passenger's names, once per adult.", repeatable: true),
         .option("card", "CARD_ID", help: "The card to charge.", default: "the default card"),
         .option("idempotency-key", "KEY", help: "A retry with the same key returns the first reservation."),
+        .flag("allow-duplicate", help: "Book even if a passenger already holds a seat on one of these flights."),
       ],
-      examples: ["FL1.Y.1.20261220UA1478.USD35162 --passenger \"Ada Lovelace\""],
+      examples: ["FL1.Y.1.20261220UA1478.USD35162.\(OfferSignature.example) --passenger \"Ada Lovelace\""],
       action: { invocation in
         let id = try FlightOfferID(parsing: try invocation.argument(0, name: "OFFER_ID"))
         let names = invocation.values("passenger")
@@ -187,7 +192,7 @@ public enum BookingCommands {
         }
         let request = FlightBookingRequest(
           offerID: id, passengers: passengers, cardID: invocation.value("card"),
-          idempotencyKey: invocation.value("idempotency-key"))
+          idempotencyKey: invocation.value("idempotency-key"), allowDuplicate: invocation.flag("allow-duplicate"))
         // An expired or unknown offer is bad input (exit 2), whoever is signed in.
         do {
           _ = try services.flights(invocation.context).offer(id)

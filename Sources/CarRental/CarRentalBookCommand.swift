@@ -7,8 +7,12 @@ extension CarRentalCommands {
       name: "book",
       summary: "Book a car offer for the signed-in user (charges the card; free cancellation until pick-up).",
       discussion: """
-        The offer is priced again: if the price rose it exits 1 with price_changed (and the new offer id); if
-        every car of the class is taken it exits 1 with sold_out; nothing is taken or charged then. Cancel with
+        The offer id is signed by the search: an id edited by hand exits 2 with invalid_offer_id. The offer is
+        priced again for whoever is signed in now: if the price moved (up or down) it exits 1 with price_changed (and
+        the new offer id); if every car of the class is taken it exits 1 with sold_out; nothing is taken or charged
+        then. A driver who already holds a rental for overlapping times is refused (duplicate_booking) unless
+        --allow-duplicate. A retry with the same --idempotency-key and the same request returns the first
+        reservation; the same key with another request exits 2 (idempotency_key_reused). Cancel with
         'account trips cancel ID' (free until pick-up).
         """,
       arguments: [ArgumentSpec("OFFER_ID", help: "An id printed by 'search'.")],
@@ -16,12 +20,16 @@ extension CarRentalCommands {
         .option("driver", "NAME", help: "The driver, \"Given Family\".", required: true),
         .option("card", "ID", help: "The card to charge.", default: "the default card"),
         .option("idempotency-key", "K", help: "A retry with the same key returns the first reservation."),
+        .flag("allow-duplicate", help: "Book even if the driver already holds a rental for overlapping times."),
       ],
-      examples: ["car_zephyr_LAX_LAX_CDAR_202612201000_202612271000_-_41234USD --driver \"Ada Lovelace\""],
+      examples: [
+        "car_zephyr_LAX_LAX_CDAR_202612201000_202612271000_-_41234USD_\(OfferSignature.example) --driver \"Ada Lovelace\""
+      ],
       action: { invocation in
         let request = CarBookingRequest(
           offerID: try invocation.argument(0, name: "OFFER_ID"), driverName: try invocation.required("driver"),
-          cardID: invocation.value("card"), idempotencyKey: invocation.value("idempotency-key"))
+          cardID: invocation.value("card"), idempotencyKey: invocation.value("idempotency-key"),
+          allowDuplicate: invocation.flag("allow-duplicate"))
         let reservation = try environment.service(invocation.context).book(request)
         try invocation.context.emit(json: ReservationDocument(reservation)) { CarRentalText.reservation(reservation) }
       })

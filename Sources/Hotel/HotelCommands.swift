@@ -158,8 +158,12 @@ public enum HotelCommands {
       name: "book",
       summary: "Book an offer for the signed-in user (one transaction: rooms, charge, reservation).",
       discussion: """
-        Re-checks the offer: if its price rose or it sold out since the search, exits 1 (price_changed with the
-        new offer id, or sold_out) and takes nothing. Without --card the default card is charged.
+        The offer id is signed by the search: an id edited by hand exits 2 with invalid_offer_id. The offer is
+        re-checked: if its price moved (up or down) or it sold out since the search, exits 1 (price_changed with the
+        new offer id, or sold_out) and takes nothing: a price is never charged unseen. The same guest holding the same
+        room type at this hotel for overlapping nights is refused (duplicate_booking) unless --allow-duplicate.
+        A retry with the same --idempotency-key and the same request returns the first reservation; the same key
+        with another request exits 2 (idempotency_key_reused). Without --card the default card is charged.
         \(HotelCancellation.rule)
         """,
       arguments: [ArgumentSpec("OFFER_ID", help: "An offer id from 'search' or 'show'.")],
@@ -167,23 +171,31 @@ public enum HotelCommands {
         .option("guest", "NAME", help: "The guest's name, \"Given Family\".", required: true),
         .option("card", "ID", help: "The card to charge (default: your default card)."),
         .option("idempotency-key", "K", help: "A retry with the same key returns the first reservation."),
+        .flag("allow-duplicate", help: "Book even if the guest already holds this room type here for those nights."),
       ],
-      examples: ["hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR --guest \"Ada Lovelace\""],
+      examples: [
+        "hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR_\(OfferSignature.example) --guest \"Ada Lovelace\""
+      ],
       action: { invocation in
         let offerId = try invocation.argument(0, name: "OFFER_ID")
         let guest = try guestName(try invocation.required("guest"))
         guard HotelOfferID(offerId) != nil else {
+          let parts = offerId.split(separator: "_", omittingEmptySubsequences: false)
+          if parts.count == 7, parts[0] == "hof" { throw OfferSignature.missing(offerId, search: "hotel search") }
           throw CLIError.usage(
-            "invalid offer id \"\(offerId)\": expected an id from 'hotel search', like hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR",
-            code: "invalid_offer")
+            "invalid offer id \(EchoedInput.quoted(offerId)): expected an id from 'hotel search', like "
+              + "hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR_\(OfferSignature.example)",
+            code: "invalid_offer_id")
         }
         guard let token = try SessionFile(dataDirectory: invocation.context.dataDirectory).read() else {
           throw ServiceError.notSignedIn
         }
         let service = try environment.service(invocation.context)
         let reservation = try service.book(
-          offerId: offerId, guestName: guest, cardId: invocation.value("card"),
-          idempotencyKey: invocation.value("idempotency-key"), token: token)
+          HotelBookingRequest(
+            offerId: offerId, guestName: guest, cardId: invocation.value("card"),
+            idempotencyKey: invocation.value("idempotency-key"), allowDuplicate: invocation.flag("allow-duplicate")),
+          token: token)
         try invocation.context.emit(json: ["reservation": reservation]) { HotelText.booked(reservation) }
       }
     )

@@ -54,8 +54,14 @@ import Testing
     ).offers.first
   }
 
-  func book(_ id: String, key: String? = nil) throws -> Reservation {
-    try engine().book(CarBookingRequest(offerID: id, driverName: "Ada Lovelace", idempotencyKey: key))
+  func book(_ id: String, key: String? = nil, allowDuplicate: Bool = false) throws -> Reservation {
+    try engine().book(
+      CarBookingRequest(offerID: id, driverName: "Ada Lovelace", idempotencyKey: key, allowDuplicate: allowDuplicate))
+  }
+
+  /// `payload` (an id's text without its signature) signed as this process's engines sign.
+  func signed(_ payload: String) throws -> String {
+    payload + "_" + (try OfferSigner.processLocal.signature(of: payload))
   }
 
   @Test func book_takesTheCar_untilCancelled_andMemberPriceIsCharged() throws {
@@ -76,9 +82,10 @@ import Testing
 
   @Test func soldOut_whenEveryCarIsTakenForPartOfThePeriod() throws {
     let first = try #require(try offer())
-    for _ in 0..<first.carsAvailable { _ = try book(first.id) }
+    // One driver booking every car of the class (a group's cars under one name).
+    for _ in 0..<first.carsAvailable { _ = try book(first.id, allowDuplicate: true) }
     #expect(try offer() == nil)
-    #expect(errorCode { _ = try book(first.id) } == "sold_out")
+    #expect(errorCode { _ = try book(first.id, allowDuplicate: true) } == "sold_out")
     // A rental that ends when another begins does not overlap: the next week is free.
     #expect(try offer(from: "2026-10-12T10:00", to: "2026-10-19T10:00")?.carsAvailable == first.carsAvailable)
     // One overlapping by an hour is not.
@@ -93,17 +100,22 @@ import Testing
     #expect(try backend.services.ledger.reservations(token: token).count == 1)
   }
 
-  @Test func priceRose_isRefusedWithTheNewOffer() throws {
+  @Test func priceMovedEitherWay_isRefusedWithTheNewOffer() throws {
     let first = try #require(try offer())
     let id = try CarOfferID(parsing: first.id)
-    var cheaper = id
-    cheaper.quotedMinorUnits -= 100
-    do {
-      _ = try book(cheaper.description)
-      Issue.record("expected price_changed")
-    } catch let error as ServiceError {
-      #expect(error.code == "price_changed")
-      #expect(error.details["offerId"] == first.id)
+    // Quotes made at another price (validly signed): lower (the price rose) and higher (it fell).
+    for (change, word) in [(Int64(-100), "rose"), (Int64(100), "fell")] {
+      var quoted = id
+      quoted.quotedMinorUnits += change
+      quoted.signature = try OfferSigner.processLocal.signature(of: quoted.payload)
+      do {
+        _ = try book(quoted.description)
+        Issue.record("expected price_changed")
+      } catch let error as ServiceError {
+        #expect(error.code == "price_changed")
+        #expect(error.message.contains(word), "\(error.message)")
+        #expect(error.details["offerId"] == first.id)
+      }
     }
     #expect(try backend.services.ledger.reservations(token: token).isEmpty)
   }
@@ -119,7 +131,8 @@ import Testing
 
   @Test func badOfferIDs_areInvalid_andSignedOutIsRefused() throws {
     #expect(
-      errorCode { _ = try book("car_nobody_LAX_LAX_CDAR_202610051000_202610121000_-_100USD") } == "invalid_offer_id")
+      errorCode { _ = try book(try signed("car_nobody_LAX_LAX_CDAR_202610051000_202610121000_-_100USD")) }
+        == "invalid_offer_id")
     #expect(errorCode { _ = try book("nonsense") } == "invalid_offer_id")
     let first = try #require(try offer())
     #expect(
@@ -136,7 +149,7 @@ import Testing
   @Test func handMadeOfferIDs_areCheckedLikeSearch() throws {
     let engine = try engine(sites: Self.abroad)
     func code(_ id: String) -> String? {
-      errorCode { _ = try engine.book(CarBookingRequest(offerID: id, driverName: "Ada Lovelace")) }
+      errorCode { _ = try engine.book(CarBookingRequest(offerID: try signed(id), driverName: "Ada Lovelace")) }
     }
     // Budget Wheels rents no one-way; Zephyr one-way only within the US.
     #expect(code("car_budgetwheels_LAX_SFO_MBMN_202612201000_202612271000_-_9999999USD") == "one_way_not_allowed")
@@ -167,7 +180,8 @@ import Testing
     let outcomes = Locked<[String]>([])
     DispatchQueue.concurrentPerform(iterations: 8) { index in
       let code = errorCode {
-        _ = try engines[index % 4].book(CarBookingRequest(offerID: first.id, driverName: "Ada Lovelace"))
+        _ = try engines[index % 4].book(
+          CarBookingRequest(offerID: first.id, driverName: "Ada Lovelace", allowDuplicate: true))
       }
       outcomes.withLock { $0.append(code ?? "ok") }
     }

@@ -78,9 +78,15 @@ import Testing
   }
 
   @Test func offerID_roundTrips() throws {
-    let text = "car_zephyr_LAX_LAX-CITY_CDAR_202612201000_202612271000_WINTER10_41234USD"
+    let text = "car_zephyr_LAX_LAX-CITY_CDAR_202612201000_202612271000_WINTER10_41234USD_" + OfferSignature.example
     let id = try CarOfferID(parsing: text)
     #expect(id.description == text)
+    #expect(id.payload == "car_zephyr_LAX_LAX-CITY_CDAR_202612201000_202612271000_WINTER10_41234USD")
+    #expect(id.signature == OfferSignature.example)
+    // Without a signature, or with one of another shape: invalid_offer_id.
+    for unsigned in [id.payload, id.payload + "_" + OfferSignature.example.uppercased(), id.payload + "_abc"] {
+      #expect(errorCode { _ = try CarOfferID(parsing: unsigned) } == "invalid_offer_id")
+    }
     #expect(id.promoCode == "WINTER10")
     #expect(id.quotedMinorUnits == 41234)
     #expect(throws: ServiceError.self) { try CarOfferID(parsing: "car_zephyr_LAX") }

@@ -53,7 +53,7 @@ import Testing
     }
     #expect(offers.map(\.price.amount) == offers.map(\.price.amount).sorted())
     if currency == "JPY" {
-      #expect(offers.allSatisfy { $0.id.description.hasSuffix(".JPY\($0.price.amountString)") })
+      #expect(offers.allSatisfy { $0.id.payload.hasSuffix(".JPY\($0.price.amountString)") })
     }
   }
 
@@ -136,7 +136,8 @@ import Testing
           currency: "EUR")
       ).first)
     let text = offer.id.description
-    #expect(text.hasSuffix(".EUR\(offer.price.minorUnits)"))
+    #expect(offer.id.payload.hasSuffix(".EUR\(offer.price.minorUnits)"))
+    #expect(text == offer.id.payload + "." + offer.id.signature)
     let parsed = try FlightOfferID(parsing: text)
     #expect(parsed.quotedTotal == Money(amount: offer.price.amount, currency: "EUR"))
     let again = try engine.offer(parsed)
@@ -162,7 +163,7 @@ import Testing
     #expect(noRate.message.contains("EUR, GBP"))
     // An offer id quoted in a currency without a rate is refused too.
     let stamp = String(format: "%04d%02d%02d", date.year, date.month, date.day)
-    let id = try FlightOfferID(parsing: "FL1.Y.1.\(stamp)UA1478.ALL3000")
+    let id = try signedFlightOffer("FL1.Y.1.\(stamp)UA1478.ALL3000")
     #expect(errorCode { _ = try engine.offer(id) } == "unsupported_currency")
     // Rates that cannot be read: the search fails rather than price in USD.
     let broken = FlightEngine(
@@ -253,32 +254,35 @@ import Testing
     _ = try booking.book(FlightBookingRequest(offerID: offer.id, passengers: [ada]), token: token)
   }
 
-  @Test func booking_priceChanged_comparesInTheQuotedCurrency() throws {
+  @Test func booking_priceChanged_comparesInTheQuotedCurrency_inBothDirections() throws {
     let (backend, token, engine, booking) = try booking()
     let offer = try #require(
       try engine.search(
         FlightSearchRequest(origin: "SFO", destination: "JFK", departureDate: date, maxStops: 0, currency: "JPY")
       ).first)
-    // Quoted one yen less than today's price: the price rose.
-    var lower = offer.id
-    lower.quotedTotal = offer.price - Money(amount: 1, currency: "JPY")
-    let request = FlightBookingRequest(offerID: lower, passengers: [PassengerName(given: "Ada", family: "Lovelace")])
-    do {
-      _ = try booking.book(request, token: token)
-      Issue.record("booked above the quote")
-    } catch let error as ServiceError {
-      #expect(error.code == "price_changed" && error.kind == .refused)
-      #expect(error.details["currency"] == "JPY")
-      #expect(error.details["price"] == offer.price.amountString)
-      #expect(error.details["offerId"] == offer.id.description)
-      #expect(error.message.contains("¥"), "\(error.message)")
+    // Quoted one yen less than today's price (the price rose), or 5,000 yen more (it fell): both
+    // are refused with the new offer; nothing is charged at a price the traveller did not see.
+    for (change, word) in [(Decimal(-1), "rose"), (Decimal(5000), "fell")] {
+      var quoted = offer.id
+      quoted.quotedTotal = offer.price + Money(amount: change, currency: "JPY")
+      quoted.signature = try OfferSigner.processLocal.signature(of: quoted.payload)
+      let request = FlightBookingRequest(offerID: quoted, passengers: [PassengerName(given: "Ada", family: "Lovelace")])
+      do {
+        _ = try booking.book(request, token: token)
+        Issue.record("booked at a price other than the quote")
+      } catch let error as ServiceError {
+        #expect(error.code == "price_changed" && error.kind == .refused)
+        #expect(error.details["currency"] == "JPY")
+        #expect(error.details["price"] == offer.price.amountString)
+        #expect(error.details["offerId"] == offer.id.description)
+        #expect(error.message.contains("¥"), "\(error.message)")
+        #expect(error.message.contains(word), "\(error.message)")
+      }
     }
     #expect(try backend.services.database.queryOne("SELECT count(*) FROM payments")?.get(at: 0) == Int64(0))
-    // Quoted above today's price (in the same currency): books at today's price, never more.
-    var higher = offer.id
-    higher.quotedTotal = offer.price + Money(amount: 5000, currency: "JPY")
+    // The new offer books at exactly its price.
     let booked = try booking.book(
-      FlightBookingRequest(offerID: higher, passengers: [PassengerName(given: "Ada", family: "Lovelace")]),
+      FlightBookingRequest(offerID: offer.id, passengers: [PassengerName(given: "Ada", family: "Lovelace")]),
       token: token)
     #expect(booked.total == offer.price)
   }

@@ -159,14 +159,14 @@ import Testing
   }
 
   @Test func expiredOffers_areInvalidInput() throws {
-    let old = try FlightOfferID(parsing: "FL1.Y.1.20200101UA1478.USD35162")
+    let old = try signedFlightOffer("FL1.Y.1.20200101UA1478.USD35162")
     #expect(throws: ServiceError.invalid("offer_expired", "")) {
       do { _ = try engine.offer(old) } catch let error as ServiceError {
         throw ServiceError.invalid(error.code, "")
       }
     }
-    let unknown = try FlightOfferID(
-      parsing: "FL1.Y.1.\(String(format: "%04d%02d%02d", date.year, date.month, date.day))ZZ9999.USD100")
+    let unknown = try signedFlightOffer(
+      "FL1.Y.1.\(String(format: "%04d%02d%02d", date.year, date.month, date.day))ZZ9999.USD100")
     #expect(throws: ServiceError.self) { try engine.offer(unknown) }
   }
 

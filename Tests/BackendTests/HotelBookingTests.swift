@@ -29,6 +29,15 @@ import Testing
     return try #require(try engine.search(request).offers.first)
   }
 
+  func errorOf(_ body: () throws -> Void) -> ServiceError? {
+    do {
+      try body()
+      return nil
+    } catch {
+      return error as? ServiceError
+    }
+  }
+
   func available(_ offer: HotelOffer) throws -> Int {
     try engine.rooms(
       hotelId: offer.hotelId, checkIn: offer.checkIn, checkOut: offer.checkOut, guests: offer.guests, rooms: 1
@@ -40,8 +49,7 @@ import Testing
     try backend.addCard(token: token)
     let offer = try firstOffer()
     let before = try available(offer)
-    let reservation = try engine.book(
-      offerId: offer.id, guestName: "Ada Lovelace", cardId: nil, idempotencyKey: nil, token: token)
+    let reservation = try engine.book(HotelBookingRequest(offerId: offer.id, guestName: "Ada Lovelace"), token: token)
     #expect(reservation.kind == .hotel)
     #expect(reservation.status == .confirmed)
     #expect(reservation.total == offer.total)
@@ -65,10 +73,9 @@ import Testing
     let token = try backend.signedIn()
     try backend.addCard(token: token)
     let offer = try firstOffer()
-    let late = try engine.book(
-      offerId: offer.id, guestName: "Ada Lovelace", cardId: nil, idempotencyKey: nil, token: token)
+    let late = try engine.book(HotelBookingRequest(offerId: offer.id, guestName: "Ada Lovelace"), token: token)
     let early = try engine.book(
-      offerId: offer.id, guestName: "Ada Lovelace", cardId: nil, idempotencyKey: nil, token: token)
+      HotelBookingRequest(offerId: offer.id, guestName: "Ada Lovelace", allowDuplicate: true), token: token)
     // Paris is UTC+1 in December: the deadline 2026-12-19 15:00 local is 14:00 UTC.
     let deadline = Date(timeIntervalSince1970: 1_797_688_800)
     #expect(
@@ -92,27 +99,31 @@ import Testing
     let offer = try firstOffer()
     let before = try available(offer)
     let a = try engine.book(
-      offerId: offer.id, guestName: "Ada Lovelace", cardId: nil, idempotencyKey: "k1", token: token)
+      HotelBookingRequest(offerId: offer.id, guestName: "Ada Lovelace", idempotencyKey: "k1"), token: token)
     let b = try engine.book(
-      offerId: offer.id, guestName: "Ada Lovelace", cardId: nil, idempotencyKey: "k1", token: token)
+      HotelBookingRequest(offerId: offer.id, guestName: "Ada Lovelace", idempotencyKey: "k1"), token: token)
     #expect(a.id == b.id)
     #expect(try backend.services.ledger.reservations(token: token).count == 1)
     #expect(try available(offer) == before - 1)
   }
 
-  @Test func priceRise_isRefused_withTheNewOffer_andTakesNothing() throws {
+  @Test func priceMovedEitherWay_isRefused_withTheNewOffer_andTakesNothing() throws {
     let token = try backend.signedIn()
     try backend.addCard(token: token)
     let offer = try firstOffer()
-    var id = try #require(HotelOfferID(offer.id))
-    id.quotedMinorUnits -= 100
-    do {
-      _ = try engine.book(
-        offerId: id.description, guestName: "Ada Lovelace", cardId: nil, idempotencyKey: nil, token: token)
-      Issue.record("expected price_changed")
-    } catch let error as ServiceError {
+    // A quote made when the price was different (validly signed): higher and lower alike are refused.
+    for change: Int64 in [-100, 100] {
+      var id = try #require(HotelOfferID(offer.id))
+      id.quotedMinorUnits += change
+      id.signature = try OfferSigner.processLocal.signature(of: id.payload)
+      let error = try #require(
+        errorOf {
+          _ = try engine.book(HotelBookingRequest(offerId: id.description, guestName: "Ada Lovelace"), token: token)
+        })
       #expect(error.code == "price_changed")
+      #expect(error.message.contains(change < 0 ? "rose" : "fell"))
       #expect(error.details["offerId"] == offer.id)
+      #expect(error.details["price"] == offer.total.amountString)
     }
     #expect(try backend.services.ledger.reservations(token: token).isEmpty)
   }
@@ -133,7 +144,7 @@ import Testing
         group.addTask {
           do {
             _ = try engine.book(
-              offerId: offer.id, guestName: "Ada Lovelace", cardId: nil, idempotencyKey: nil, token: token)
+              HotelBookingRequest(offerId: offer.id, guestName: "Ada Lovelace", allowDuplicate: true), token: token)
             return "booked"
           } catch let error as ServiceError {
             return error.code

@@ -156,9 +156,11 @@ import Testing
   @Test func offerId_roundTrips_andRejectsJunk() throws {
     let id = HotelOfferID(
       hotelId: "h2988507-17", roomType: .double, stay: DateRange(start: .of("2026-12-20"), end: .of("2026-12-23"))!,
-      guests: 2, rooms: 1, quotedMinorUnits: 45678, currency: "EUR")
-    #expect(id.description == "hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR")
+      guests: 2, rooms: 1, quotedMinorUnits: 45678, currency: "EUR", signature: OfferSignature.example)
+    #expect(id.payload == "hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR")
+    #expect(id.description == id.payload + "_" + OfferSignature.example)
     #expect(HotelOfferID(id.description) == id)
+    #expect(HotelOfferID(id.payload) == nil)
     for junk in [
       "", "hof_", "hof_h1-1_penthouse_20261220_20261223_2g1r_1EUR", "hof_h1-1_double_20261223_20261220_2g1r_1EUR",
       "hof_h1-1_double_20261220_20261223_2g1_1EUR",

@@ -66,7 +66,7 @@ import Testing
     // An offer found the day before, booked once the check-in is past in Paris.
     let dayBefore = try Self.engine(now: Self.earlyMorning.addingTimeInterval(-86_400))
     let offer = try #require(try dayBefore.search(request("Paris", "2026-11-29", "2026-12-01")).offers.first)
-    let engine = try Self.engine(now: Self.earlyMorning) { _, _, _, _, _, _ in
+    let engine = try Self.engine(now: Self.earlyMorning) { _, _, _, _ in
       Issue.record("the booker (payment) must not be called")
       throw ServiceError.refused("unexpected", "unexpected")
     }
@@ -77,7 +77,7 @@ import Testing
     #expect(fromRooms?.code == "date_in_past")
     #expect(error { try engine.quote(offerId: offer.id) }?.code == "date_in_past")
     let fromBook = error {
-      try engine.book(offerId: offer.id, guestName: "Ada Lovelace", cardId: nil, idempotencyKey: nil, token: "t")
+      try engine.book(HotelBookingRequest(offerId: offer.id, guestName: "Ada Lovelace"), token: "t")
     }
     #expect(fromBook?.code == "date_in_past")
     #expect(fromBook?.kind == .invalidInput)

@@ -86,12 +86,12 @@ import Testing
     let booking = FlightBookingEngine(engine: FlightsFixtures.engine(), ledger: backend.services.ledger)
     let ada = try PassengerName(parsing: "Ada Lovelace")
     let request = FlightBookingRequest(
-      offerID: try FlightOfferID(parsing: "FL1.Y.2.20261220UA1478.USD70552"), passengers: [ada, ada])
+      offerID: try signedFlightOffer("FL1.Y.2.20261220UA1478.USD70552"), passengers: [ada, ada])
     #expect(errorCode { _ = try booking.book(request, token: token) } == "duplicate_passenger")
     #expect(
-      FlightBookingEngine.fingerprintSource(request)
-        != FlightBookingEngine.fingerprintSource(
+      FlightBookingEngine.requestFields(request)
+        != FlightBookingEngine.requestFields(
           FlightBookingRequest(
-            offerID: try FlightOfferID(parsing: "FL1.Y.2.20261220UA1479.USD70552"), passengers: [ada, ada])))
+            offerID: try signedFlightOffer("FL1.Y.2.20261220UA1479.USD70552"), passengers: [ada, ada])))
   }
 }

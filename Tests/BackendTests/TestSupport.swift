@@ -72,3 +72,9 @@ func errorCode(_ body: () throws -> Void) -> String? {
     return "not a ServiceError: \(error)"
   }
 }
+
+/// The flight offer id of `payload` (an id's text without its signature) signed with the key of
+/// this process (``OfferSigner/processLocal``, what engines built without a data directory use).
+func signedFlightOffer(_ payload: String) throws -> FlightOfferID {
+  try FlightOfferID(parsing: payload + "." + (try OfferSigner.processLocal.signature(of: payload)))
+}

@@ -87,7 +87,7 @@ import Testing
     let json = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
     let offer = try #require((json["offers"] as? [[String: Any]])?.first)
     #expect((offer["price"] as? [String: String]) == ["amount": "702.00", "currency": "EUR"])
-    #expect((offer["id"] as? String)?.hasSuffix(".EUR70200") == true)
+    #expect((offer["id"] as? String)?.hasSuffix(".EUR70200.\(OfferSignature.example)") == true)
     let human = run([
       "search", "--from", "SFO", "--to", "JFK", "--date", StubFlights.day(30).description, "--currency", "JPY",
     ])
@@ -155,11 +155,11 @@ import Testing
 
   @Test(arguments: [
     ["book", "garbage", "--passenger", "Ada Lovelace"],
-    ["book", "FL1.Y.2.20261220UA1478.USD35162", "--passenger", "Ada Lovelace"],
-    ["book", "FL1.Y.1.20261220UA1478.USD35162", "--passenger", "Ada"],
-    ["book", "FL1.Y.1.20261220UA1478.USD35162"],
-    ["book", "FL1.Q.1.20261220UA1478.USD35162", "--passenger", "Ada Lovelace"],
-    ["book", "FL1.Y.1.20260230UA1478.USD35162", "--passenger", "Ada Lovelace"],
+    ["book", "FL1.Y.2.20261220UA1478.USD35162.\(OfferSignature.example)", "--passenger", "Ada Lovelace"],
+    ["book", "FL1.Y.1.20261220UA1478.USD35162.\(OfferSignature.example)", "--passenger", "Ada"],
+    ["book", "FL1.Y.1.20261220UA1478.USD35162.\(OfferSignature.example)"],
+    ["book", "FL1.Q.1.20261220UA1478.USD35162.\(OfferSignature.example)", "--passenger", "Ada Lovelace"],
+    ["book", "FL1.Y.1.20260230UA1478.USD35162.\(OfferSignature.example)", "--passenger", "Ada Lovelace"],
   ])
   func book_badInputExitsTwo(arguments: [String]) {
     let result = run(arguments)
@@ -189,7 +189,7 @@ final class StubFlights: FlightSearching, @unchecked Sendable {
       fare: Money(amount: 320, currency: "USD"), taxesAndFees: Money(amount: 31, currency: "USD"))
     let id = FlightOfferID(
       cabin: .economy, adults: adults, directions: [[DatedFlight(flight: segment.flight, date: date)]],
-      quotedTotal: perPassenger.times(adults).total)
+      quotedTotal: perPassenger.times(adults).total, signature: OfferSignature.example)
     return FlightOffer(
       id: id, cabin: .economy, adults: adults, itineraries: [Itinerary(segments: [segment])],
       perPassenger: perPassenger,

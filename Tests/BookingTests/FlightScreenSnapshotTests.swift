@@ -688,7 +688,7 @@ final class ScreenFlights: FlightSearching, @unchecked Sendable {
       fare: Money(amount: fare, currency: "USD"), taxesAndFees: Money(amount: 31, currency: "USD"))
     let id = FlightOfferID(
       cabin: cabin, adults: adults, directions: [segments.map { DatedFlight(flight: $0.flight, date: day) }],
-      quotedTotal: perPassenger.times(adults).total)
+      quotedTotal: perPassenger.times(adults).total, signature: OfferSignature.example)
     return FlightOffer(
       id: id, cabin: cabin, adults: adults, itineraries: [Itinerary(segments: segments)], perPassenger: perPassenger,
       seatsAvailable: 9)

@@ -227,7 +227,8 @@ import Testing
   @Test func book_priceChanged_showsTheNewPriceToAccept() {
     let booking = ScriptedBooking()
     booking.failure = ServiceError.refused(
-      "price_changed", "the price rose", details: ["offerId": "FL1.Y.1.\(StubFlights.stamp(30))UA1478.USD40000"])
+      "price_changed", "the price rose",
+      details: ["offerId": "FL1.Y.1.\(StubFlights.stamp(30))UA1478.USD40000.\(OfferSignature.example)"])
     let model = FlightBookingViewModel(
       offer: StubFlights.offer(on: StubFlights.day(30)), environment: environment(booking: booking))
     model.passengerNameChanged("Ada Lovelace", at: 0)
@@ -363,7 +364,7 @@ final class ScriptedFlights: FlightSearching, @unchecked Sendable {
       fare: Money(amount: price - 100, currency: "USD"), taxesAndFees: Money(amount: 100, currency: "USD"))
     let id = FlightOfferID(
       cabin: .economy, adults: 1, directions: [segments.map { DatedFlight(flight: $0.flight, date: day) }],
-      quotedTotal: fare.total)
+      quotedTotal: fare.total, signature: OfferSignature.example)
     return FlightOffer(
       id: id, cabin: .economy, adults: 1, itineraries: [Itinerary(segments: segments)], perPassenger: fare,
       seatsAvailable: 9)
@@ -405,7 +406,8 @@ extension FlightOffer {
     offer.perPassenger = FareBreakdown(fare: fare, taxesAndFees: taxes)
     offer.id = try FlightOfferID(
       parsing: FlightOfferID(
-        cabin: cabin, adults: adults, directions: id.directions, quotedTotal: offer.perPassenger.times(adults).total
+        cabin: cabin, adults: adults, directions: id.directions, quotedTotal: offer.perPassenger.times(adults).total,
+        signature: OfferSignature.example
       ).description)
     return offer
   }

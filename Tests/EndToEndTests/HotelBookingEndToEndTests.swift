@@ -99,8 +99,9 @@ import Testing
     #expect(try freeRooms(hotelId, roomType) == 1)
 
     let results = HotelRaceResults()
-    DispatchQueue.concurrentPerform(iterations: 20) { _ in
-      results.append(try? run("hotel", ["book", lastOfferId, "--guest", "Ada Lovelace", "--json"]))
+    DispatchQueue.concurrentPerform(iterations: 20) { index in
+      let guest = "Guest Number" + String(repeating: "x", count: index)
+      results.append(try? run("hotel", ["book", lastOfferId, "--guest", guest, "--json"]))
     }
     let runs = results.all
     let all = runs.compactMap { $0 }

@@ -27,7 +27,7 @@ final class FakeHotelService: HotelService, @unchecked Sendable {
     let total = Money(amount: subtotal * Decimal(string: "1.1")!, currency: currency).rounded()
     let id = HotelOfferID(
       hotelId: hotelId, roomType: roomType, stay: DateRange(start: checkIn, end: checkOut)!, guests: 2, rooms: 1,
-      quotedMinorUnits: total.minorUnits, currency: currency)
+      quotedMinorUnits: total.minorUnits, currency: currency, signature: OfferSignature.example)
     return HotelOffer(
       id: id.description, hotelId: hotelId, name: name, stars: stars, guestRating: rating, latitude: 48.86,
       longitude: 2.35, distanceKm: km, roomType: roomType, checkIn: checkIn, checkOut: checkOut, nights: 3, guests: 2,
@@ -75,10 +75,10 @@ final class FakeHotelService: HotelService, @unchecked Sendable {
     return Self.offer()
   }
 
-  func book(offerId: String, guestName: String, cardId: String?, idempotencyKey: String?, token: String) throws
-    -> Reservation
-  {
-    try record("book \(offerId) \(guestName) \(token)" + (cardId.map { " card \($0)" } ?? ""))
+  func book(_ request: HotelBookingRequest, token: String) throws -> Reservation {
+    try record(
+      "book \(request.offerId) \(request.guestName) \(token)" + (request.cardId.map { " card \($0)" } ?? "")
+        + (request.allowDuplicate ? " allow-duplicate" : ""))
     return Reservation(
       id: "res_1", kind: .hotel, status: .confirmed, total: Self.offer().total,
       createdAt: Date(timeIntervalSince1970: 0),

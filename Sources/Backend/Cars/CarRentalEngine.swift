@@ -66,6 +66,8 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   /// A Gregorian calendar per desk time zone, made once (creating zones and calendars is slow).
   let calendars: [String: Calendar]
   let token: @Sendable () -> String?
+  /// Signs offer ids and checks those given back (``OfferSigner``).
+  let signer: OfferSigner
 
   /// - Parameters:
   ///   - resolvePlace: nil = ``defaultResolver(for:)`` (codes and city names of the desks).
@@ -75,12 +77,16 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   ///     they differ); nil = only the rate currency is supported (`no_exchange_rate`, exit 1).
   ///   - ledger: books through the reservations ledger (nil: `book` fails with `no_backend`).
   ///   - token: the signed-in user's session token, if any.
+  ///   - signer: signs and checks offer ids (the data directory's in the apps; by default a key of
+  ///     this process alone, ``OfferSigner/processLocal``).
   public init(
     inventory: CarInventory, promotions: CarPromotions, rentals: CarRentalsStore = NoCarRentals(),
     resolvePlace: PlaceResolver? = nil, now: @escaping @Sendable () -> Date = { Date() },
     isMember: @escaping @Sendable () -> Bool = { false }, currency: @escaping @Sendable () -> String = { "USD" },
-    rates: RatesProvider? = nil, ledger: ReservationLedger? = nil, token: @escaping @Sendable () -> String? = { nil }
+    rates: RatesProvider? = nil, ledger: ReservationLedger? = nil, token: @escaping @Sendable () -> String? = { nil },
+    signer: OfferSigner = .processLocal
   ) {
+    self.signer = signer
     self.ledger = ledger
     var calendars: [String: Calendar] = [:]
     for location in inventory.locations where calendars[location.timeZoneIdentifier] == nil {
@@ -276,18 +282,43 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       quotes.sort {
         ($0.total, $0.desk.company.id, $0.code) < ($1.total, $1.desk.company.id, $1.code)
       }
-      offers = quotes.prefix(query.limit).map {
-        offer($0, terms: terms, pickup: query.pickup, dropoffTime: query.dropoff)
+      offers = try quotes.prefix(query.limit).map {
+        try offer($0, terms: terms, pickup: query.pickup, dropoffTime: query.dropoff)
       }
     }
     notices += promoReasons.sorted()
     return CarSearchResult(offers: offers, notices: notices, currency: currency)
   }
 
+  /// Books an offer: checks the id's signature and the driver's name, answers a retried request
+  /// with its first reservation (``ReservationLedger/idempotent(key:fingerprint:token:_:)``),
+  /// applies the same rules as search, re-prices the car for whoever is signed in now and refuses
+  /// any other price than the quoted one (`price_changed`), then books in one ledger transaction
+  /// (duplicate rule, the car, the charge, the reservation).
   public func book(_ request: CarBookingRequest) throws -> Reservation {
     let id = try CarOfferID(parsing: request.offerID)
+    try signer.verify(id.signature, for: id.payload, id: request.offerID, search: "car-rental search")
     // The name rule of every booking kind (Common's PassengerName): letters, two words at least.
     let driver = try PassengerName(parsing: request.driverName, option: "driver", code: "invalid_driver").description
+    guard let ledger else {
+      throw ServiceError(.unavailable, code: "no_backend", message: "booking needs the reservations store")
+    }
+    guard let token = token() else { throw ServiceError.notSignedIn }
+    let fields = [
+      "offerId": request.offerID, "driver": driver, "allowDuplicate": String(request.allowDuplicate),
+    ]
+    return try ledger.idempotent(
+      key: request.idempotencyKey, fingerprint: BookingFingerprint(kind: .car, cardID: request.cardID, fields: fields),
+      token: token
+    ) {
+      try book(id, request: request, driver: driver, fields: fields, ledger: ledger, token: token)
+    }
+  }
+
+  private func book(
+    _ id: CarOfferID, request: CarBookingRequest, driver: String, fields: [String: String], ledger: ReservationLedger,
+    token: String
+  ) throws -> Reservation {
     let unknown = ServiceError.invalid(
       "invalid_offer_id", "no such car offer \"\(request.offerID)\": use an id printed by 'car-rental search'")
     guard let desk = inventory.desks(at: id.pickupLocationID).first(where: { $0.company.id == id.companyID }),
@@ -306,10 +337,6 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       throw ServiceError.refused(rejection.code, "cannot book \(request.offerID): \(rejection.message)")
     }
     guard let until = instant(id.dropoff, at: dropoffDesk.location) else { throw unknown }
-    guard let ledger else {
-      throw ServiceError(.unavailable, code: "no_backend", message: "booking needs the reservations store")
-    }
-    guard let token = token() else { throw ServiceError.notSignedIn }
     let promo = try id.promoCode.map { try promotions.validate($0, pickup: id.pickup) }
     let days = CarPricing.chargedDays(from: id.pickup, to: id.dropoff)
     let offer = try price(
@@ -318,9 +345,15 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     // Any other price (a sign-in since the quote: member discount, the member's currency) is
     // shown to accept first: nobody is charged a price they did not see.
     if offer.total.currencyCode != id.currency || offer.total.minorUnits != id.quotedMinorUnits {
+      let quoted = Money(minorUnitsOrZero: id.quotedMinorUnits, currency: id.currency)
+      let direction =
+        offer.total.currencyCode != id.currency
+        ? "changed" : offer.total.minorUnits > id.quotedMinorUnits ? "rose" : "fell"
       throw ServiceError.refused(
         "price_changed",
-        "the price of this car is now \(offer.total) (offer \(offer.id)): book that offer to accept it",
+        "the price of this car \(direction) from \(MoneyFormat.english.string(quoted)) to "
+          + "\(MoneyFormat.english.string(offer.total)) since the search: nothing was booked; book the new offer "
+          + "\(offer.id) to accept it",
         details: ["offerId": offer.id, "price": offer.total.amountString, "currency": offer.total.currencyCode])
     }
     let zoneFrom = desk.location.timeZone
@@ -343,11 +376,32 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       + "\(dropoffDesk.location.id) \(id.dropoff)"
     let booking = BookingRequest(
       token: token, kind: .car, cardID: request.cardID, idempotencyKey: request.idempotencyKey, total: offer.total,
-      summary: summary, startsAt: from, endsAt: until, details: details)
+      summary: summary, startsAt: from, endsAt: until, details: details, requestFields: fields)
     return try ledger.book(booking) { context in
+      if !request.allowDuplicate {
+        try Self.refuseDuplicate(driver: driver, from: from, until: until, context: context)
+      }
       try SQLiteCarRentals.take(
         context.db, reservationID: context.reservationID, desk: desk, dropoffLocationID: dropoffDesk.location.id,
         acriss: id.acriss, from: from, until: until)
+    }
+  }
+
+  /// The duplicate rule for cars (``DuplicateBookings``): refuses a rental when `driver` already
+  /// holds a confirmed rental of this user, with any company, whose period overlaps
+  /// `[from, until)` (one person drives one car at a time). Runs in the booking transaction.
+  /// - Throws: `duplicate_booking` (`.refused`), naming the reservation; nothing is taken.
+  static func refuseDuplicate(driver: String, from: Date, until: Date, context: BookingContext) throws {
+    let person = DuplicateBookings.personKey(driver)
+    for held in try DuplicateBookings.confirmed(.car, from: from, until: until, context: context) {
+      guard let name = held.details["driver"]?.stringValue, DuplicateBookings.personKey(name) == person,
+        let start = held.startsAt, let end = held.endsAt, start < until, from < end
+      else { continue }
+      let period = [held.details["pickup"], held.details["dropoff"]].compactMap { $0?.stringValue }
+      throw DuplicateBookings.refusal(
+        "\(name) already holds a rental for an overlapping period"
+          + (period.count == 2 ? " (\(period[0]) → \(period[1]))" : ""),
+        existing: held)
     }
   }
 
@@ -562,8 +616,10 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     return quote
   }
 
-  /// The offer of a priced car: its lines (named as on an invoice) and its id.
-  func offer(_ quote: CarQuote, terms: PricingTerms, pickup: LocalDateTime, dropoffTime: LocalDateTime) -> CarOffer {
+  /// The offer of a priced car: its lines (named as on an invoice) and its signed id.
+  func offer(_ quote: CarQuote, terms: PricingTerms, pickup: LocalDateTime, dropoffTime: LocalDateTime) throws
+    -> CarOffer
+  {
     let pricing = terms.pricing
     let currency = pricing.currency
     let desk = quote.desk
@@ -604,10 +660,11 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       PriceLine(
         kind: .tax, name: "Tax (\(taxPercent)%, \(desk.location.countryCode))",
         amount: pricing.money(minorUnits: quote.tax)))
-    let id = CarOfferID(
+    var id = CarOfferID(
       companyID: desk.company.id, pickupLocationID: desk.location.id, dropoffLocationID: dropoff.location.id,
       acriss: quote.code, pickup: pickup, dropoff: dropoffTime, promoCode: terms.promo?.code,
       quotedMinorUnits: quote.total, currency: currency)
+    id.signature = try signer.signature(of: id.payload)
     return CarOffer(
       id: id.description, company: desk.company, pickupLocation: desk.location, dropoffLocation: dropoff.location,
       pickup: pickup, dropoff: dropoffTime, acriss: quote.code, days: terms.days, carsAvailable: quote.carsAvailable,
@@ -622,6 +679,6 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     let terms = try pricingTerms(currency: currency, promo: promo, member: member, days: days)
     let tax = OfferPricing.Percent(inventory.taxPercent(countryCode: desk.location.countryCode))
     let quote = try quote(code, desk: desk, dropoff: dropoff, terms: terms, tax: tax, carsAvailable: carsAvailable)
-    return offer(quote, terms: terms, pickup: pickup, dropoffTime: dropoffTime)
+    return try offer(quote, terms: terms, pickup: pickup, dropoffTime: dropoffTime)
   }
 }

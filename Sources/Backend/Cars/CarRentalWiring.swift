@@ -68,6 +68,6 @@ public enum CarRentalWiring {
           throw ServiceError(.unavailable, code: "no_exchange_rates", message: "exchange rates are not available")
         }
         return rates
-      }, ledger: services.ledger, token: token)
+      }, ledger: services.ledger, token: token, signer: services.offerSigner)
   }
 }

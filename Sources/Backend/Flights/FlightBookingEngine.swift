@@ -6,18 +6,21 @@ import Foundation
 /// Every amount is in the currency of the offer's quote (the offer id's, e.g. EUR for
 /// `…EUR31460`): the offer is re-priced in it, compared with the quote in it, and charged in it.
 ///
-/// 1. The offer id is re-priced at today's seats (outside the transaction, to fail fast): a flight
+/// 1. The offer id's signature is checked (``OfferSigner``): an id edited by hand or made by
+///    another data directory is `invalid_offer_id` (exit 2).
+/// 2. An idempotency key used before returns its first reservation when the request is the same
+///    (offer, passengers, card, `allowDuplicate`) and is refused with `idempotency_key_reused`
+///    naming what differs otherwise (``ReservationLedger/idempotent(key:fingerprint:token:_:)``).
+/// 3. The offer is re-priced at today's seats (outside the transaction, to fail fast): a flight
 ///    gone from the schedule or departed is `offer_expired`; fewer seats than passengers left is
-///    `sold_out`; a price above the quoted one is `price_changed`, with the new `price` and
-///    `offerId` in the error's details.
-/// 2. In the ledger's single `BEGIN IMMEDIATE` transaction, the seats of the offer's flights are
-///    read again and the offer re-priced; if it now costs more than quoted (`price_changed`) or
-///    lacks seats (`sold_out`) nothing is taken; if it costs more than the amount about to be
-///    charged but not more than quoted (another buyer got in first), the booking starts again
-///    at the new price (up to 8 times). Else `adults` seats
-///    are taken on every flight, the card is charged the current price (never more than quoted)
-///    and the reservation is recorded with a PNR. An idempotency key seen before returns the
-///    first reservation.
+///    `sold_out`; any other price than the quoted one, higher or lower, is `price_changed`, with
+///    the new `price` and `offerId` in the error's details (nobody is charged a price they did not
+///    see).
+/// 4. In the ledger's single `BEGIN IMMEDIATE` transaction, the seats of the offer's flights are
+///    read again and the offer re-priced (another buyer may have moved the price: `price_changed`
+///    again, or `sold_out`); the duplicate rule is applied (``refuseDuplicate(_:passengers:context:)``);
+///    then `adults` seats are taken on every flight, the card is charged the quoted total and the
+///    reservation is recorded with a PNR.
 public final class FlightBookingEngine: FlightBooking, Sendable {
   let engine: FlightEngine
   let ledger: ReservationLedger
@@ -29,6 +32,7 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
 
   public func book(_ request: FlightBookingRequest, token: String) throws -> Reservation {
     let id = request.offerID
+    try engine.verify(id)
     guard request.passengers.count == id.adults else {
       throw ServiceError.invalid(
         "passenger_count",
@@ -36,124 +40,95 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
       )
     }
     var seen = Set<String>()
-    if let twice = request.passengers.first(where: { !seen.insert($0.description.lowercased()).inserted }) {
+    if let twice = request.passengers.first(where: {
+      !seen.insert(DuplicateBookings.personKey($0.description)).inserted
+    }) {
       throw ServiceError.invalid(
         "duplicate_passenger",
         "passenger \(twice) is given twice: each passenger of a booking must be a different person")
     }
-    // Concurrent buyers may raise the price between the check and the transaction: retry at the
-    // new price while it stays within the quote.
-    var attempt = 0
-    while true {
-      attempt += 1
-      do {
-        return try bookOnce(request, token: token)
-      } catch let error as ServiceError where error.code == Self.priceMoved && attempt < 8 {
-        continue
-      } catch let error as ServiceError where error.code == Self.priceMoved {
-        throw ServiceError.refused("price_changed", error.message, details: error.details)
-      }
+    let fields = Self.requestFields(request)
+    let fingerprint = BookingFingerprint(kind: .flight, cardID: request.cardID, fields: fields)
+    return try ledger.idempotent(key: request.idempotencyKey, fingerprint: fingerprint, token: token) {
+      try bookOnce(request, fields: fields, token: token)
     }
   }
 
-  /// The in-transaction code for "the price rose since the check, but is still within the quote".
-  static let priceMoved = "price_moved"
-
-  private func bookOnce(_ request: FlightBookingRequest, token: String) throws -> Reservation {
+  private func bookOnce(_ request: FlightBookingRequest, fields: [String: String], token: String) throws -> Reservation
+  {
     let id = request.offerID
-    let current: FlightOffer
-    do {
-      current = try engine.offer(id)
-      try Self.checkPrice(current, quoted: id.quotedTotal)
-    } catch let error as ServiceError where error.kind == .refused {
-      // A retry of a booking that already went through may see its own seats: answer it first.
-      if let first = try earlierReservation(request, token: token) { return first }
-      throw error
-    }
-    let total = current.price.rounded()
+    let current = try engine.offer(id)
+    try Self.checkPrice(current, quoted: id.quotedTotal)
     let details = Self.details(current, passengers: request.passengers)
     let summary = Self.summary(current)
     let booking = BookingRequest(
-      token: token, kind: .flight, cardID: request.cardID, idempotencyKey: request.idempotencyKey, total: total,
-      summary: summary, startsAt: current.outbound.departure.instant,
-      endsAt: (current.inbound ?? current.outbound).arrival.instant, details: details,
-      fingerprintSource: Self.fingerprintSource(request))
+      token: token, kind: .flight, cardID: request.cardID, idempotencyKey: request.idempotencyKey,
+      total: id.quotedTotal, summary: summary, startsAt: current.outbound.departure.instant,
+      endsAt: (current.inbound ?? current.outbound).arrival.instant, details: details, requestFields: fields)
     return try ledger.book(booking) { context in
       let booked = try SQLiteFlightSeats.booked(context.db, flights: id.flights, cabin: id.cabin)
       let now = try engine.offer(id, booked: booked)
       try Self.checkPrice(now, quoted: id.quotedTotal)
-      if now.price.rounded().amount > total.amount {
-        throw ServiceError.refused(
-          Self.priceMoved, "the price moved to \(now.price.formatted()) while booking",
-          details: ["price": now.price.amountString, "currency": now.price.currencyCode, "offerId": now.id.description])
+      if !request.allowDuplicate {
+        try Self.refuseDuplicate(current, passengers: request.passengers, context: context)
       }
-      try Self.refuseDuplicate(current, passengers: request.passengers, context: context)
       try SQLiteFlightSeats.take(
         context.db, reservationID: context.reservationID, flights: id.flights, cabin: id.cabin, seats: id.adults)
     }
   }
 
-  /// Refuses a second seat for the same person on the same flight: when one of `passengers`
-  /// already holds a confirmed reservation of this user on any flight of `offer` (same flight
-  /// number, same departure instant), as airlines refuse duplicate bookings. Runs inside the
-  /// booking transaction, after the idempotency check, so a retry with the same key still gets its
-  /// first reservation.
+  /// The duplicate rule for flights (``DuplicateBookings``): refuses a second seat for the same
+  /// person on the same flight — when one of `passengers` (names compared without regard to case,
+  /// accents or spacing) already holds a confirmed reservation of this user on any flight of
+  /// `offer` (same flight number, same departure instant), as airlines refuse duplicate bookings.
+  /// Runs inside the booking transaction, after the idempotency check, so a retry with the same key
+  /// still gets its first reservation; skipped with `allowDuplicate` (`--allow-duplicate`).
   /// - Throws: `duplicate_booking` (`.refused`, exit 1) naming the passenger, the flight and the
-  ///   reservation to cancel first; nothing is taken or charged.
+  ///   reservation to cancel first (details `reservationId`); nothing is taken or charged.
   static func refuseDuplicate(_ offer: FlightOffer, passengers: [PassengerName], context: BookingContext) throws {
     let flights = Set(offer.segments.map { "\($0.flight.code)@\($0.departure.iso8601)" })
-    let people = Dictionary(passengers.map { ($0.description.lowercased(), $0.description) }) { first, _ in first }
-    let rows = try context.db.query(
-      "SELECT * FROM reservations WHERE user_id = ? AND kind = 'flight' AND status = 'confirmed'", context.userID)
-    for held in try rows.map(ReservationLedger.reservation) {
+    let people = Dictionary(passengers.map { (DuplicateBookings.personKey($0.description), $0.description) }) {
+      first, _ in first
+    }
+    let departures = offer.segments.map(\.departure.instant)
+    guard let first = departures.min(), let last = departures.max() else { return }
+    for held in try DuplicateBookings.confirmed(.flight, from: first, until: last, context: context) {
       guard case .array(let segments)? = held.details["segments"], case .array(let names)? = held.details["passengers"],
-        let person = names.lazy.compactMap({ $0.stringValue.flatMap { people[$0.lowercased()] } }).first
+        let person = names.lazy.compactMap({ $0.stringValue.flatMap { people[DuplicateBookings.personKey($0)] } }).first
       else { continue }
       for case .object(let segment) in segments {
         guard let code = segment["flight"]?.stringValue, let departure = segment["departure"]?.stringValue,
           flights.contains("\(code)@\(departure)")
         else { continue }
-        throw ServiceError.refused(
-          "duplicate_booking",
-          "\(person) already holds a seat on \(code) departing \(departure) (reservation \(held.id)"
-            + (held.locator.map { ", PNR \($0)" } ?? "")
-            + "): nothing was booked; cancel it first with 'trips cancel \(held.id)'",
-          details: ["reservationId": held.id])
+        throw DuplicateBookings.refusal(
+          "\(person) already holds a seat on \(code) departing \(departure)", existing: held)
       }
     }
   }
 
-  /// Throws `price_changed` when `offer` costs more than `quoted`.
+  /// Throws `price_changed` (`.refused`) when `offer` costs anything other than `quoted`, more or
+  /// less, with the new `price`, `currency` and `offerId` in the details.
   static func checkPrice(_ offer: FlightOffer, quoted: Money) throws {
-    guard offer.price.currencyCode == quoted.currencyCode, offer.price.rounded().amount <= quoted.amount else {
-      throw ServiceError.refused(
-        "price_changed",
-        "the price of this offer rose from \(quoted.formatted()) to \(offer.price.formatted()): book the new offer \(offer.id) to accept it",
-        details: [
-          "price": offer.price.amountString, "currency": offer.price.currencyCode, "offerId": offer.id.description,
-        ])
-    }
+    let price = offer.price.rounded()
+    guard price.currencyCode != quoted.currencyCode || price.minorUnits != quoted.minorUnits else { return }
+    let direction =
+      price.currencyCode == quoted.currencyCode ? (price.amount > quoted.amount ? "rose" : "fell") : "changed"
+    throw ServiceError.refused(
+      "price_changed",
+      "the price of this offer \(direction) from \(MoneyFormat.english.string(quoted)) to \(MoneyFormat.english.string(price)) since the "
+        + "search: nothing was booked; book the new offer \(offer.id) to accept it",
+      details: [
+        "price": price.amountString, "currency": price.currencyCode, "offerId": offer.id.description,
+      ])
   }
 
-  /// What identifies a flight booking for its idempotency key: the quoted offer and the passengers
-  /// (the charged total may move below the quote between retries).
-  static func fingerprintSource(_ request: FlightBookingRequest) -> String {
-    ([request.offerID.description] + request.passengers.map(\.description)).joined(separator: "|")
-  }
-
-  /// The reservation an earlier call made with the same idempotency key for the same request, if
-  /// any; `idempotency_key_reused` when the key was used for another one.
-  private func earlierReservation(_ request: FlightBookingRequest, token: String) throws -> Reservation? {
-    guard let key = request.idempotencyKey else { return nil }
-    let userID = try ledger.accounts.userID(token: token)
-    guard
-      let row = try ledger.db.queryOne(
-        "SELECT * FROM reservations WHERE user_id = ? AND idempotency_key = ?", userID, key)
-    else { return nil }
-    let probe = BookingRequest(
-      token: token, kind: .flight, idempotencyKey: key, total: request.offerID.quotedTotal, summary: "",
-      fingerprintSource: Self.fingerprintSource(request))
-    return try ReservationLedger.earlier(row, key: key, for: probe)
+  /// What the caller asked for, for the idempotency key (with the kind and card: ``BookingFingerprint``).
+  static func requestFields(_ request: FlightBookingRequest) -> [String: String] {
+    [
+      "offerId": request.offerID.description,
+      "passengers": request.passengers.map(\.description).joined(separator: ", "),
+      "allowDuplicate": String(request.allowDuplicate),
+    ]
   }
 
   /// `SFO → JFK, UA 1478, 2026-12-20` (round trip: `SFO ⇄ JFK, …`).

@@ -69,6 +69,8 @@ public final class FlightEngine: FlightSearching, Sendable {
   private let now: @Sendable () -> Date
   private let defaultCurrency: @Sendable () -> String?
   private let exchangeRates: @Sendable () throws -> ExchangeRates
+  /// Signs the ids of the offers made and checks the ids given back (``OfferSigner``).
+  private let signer: OfferSigner
 
   /// The minimum time between the outbound arrival and the return departure of a round trip.
   static let minimumStayMinutes: Int32 = 120
@@ -84,12 +86,16 @@ public final class FlightEngine: FlightSearching, Sendable {
   ///     nil, the default, means USD.
   ///   - exchangeRates: the rates to convert USD fares with, asked only for another currency
   ///     (default: the shipped ECB reference rates, ``ExchangeRates/reference()``).
+  ///   - signer: signs offer ids and checks them (the data directory's key in the apps; by default
+  ///     a key of this process alone, ``OfferSigner/processLocal``).
   public init(
     network: FlightNetwork, seats: any FlightSeatReading, resolvePlace: @escaping PlaceResolver,
     suggestAirports: @escaping AirportSuggester, now: @escaping @Sendable () -> Date = { Date() },
     defaultCurrency: @escaping @Sendable () -> String? = { nil },
-    exchangeRates: @escaping @Sendable () throws -> ExchangeRates = { try ExchangeRates.reference() }
+    exchangeRates: @escaping @Sendable () throws -> ExchangeRates = { try ExchangeRates.reference() },
+    signer: OfferSigner = .processLocal
   ) {
+    self.signer = signer
     self.network = network
     self.seats = seats
     self.resolvePlace = resolvePlace
@@ -145,7 +151,7 @@ public final class FlightEngine: FlightSearching, Sendable {
     } else {
       chosen = Self.sorted(outbound, by: request.sort).prefix(request.limit).map { [$0] }
     }
-    let results = chosen.map { priced($0, cabin: request.cabin, adults: request.adults, pricing: pricing) }
+    let results = try chosen.map { try priced($0, cabin: request.cabin, adults: request.adults, pricing: pricing) }
     guard request.sort == .price, !pricing.isIdentity else { return results.map(\.offer) }
     // Rounding each converted line may swap two offers a minor unit apart: keep price order, ties as found.
     return results.enumerated().sorted { ($0.element.total, $0.offset) < ($1.element.total, $1.offset) }
@@ -153,11 +159,19 @@ public final class FlightEngine: FlightSearching, Sendable {
   }
 
   /// The offer of `id` at today's seats, priced in the currency of its quote
-  /// (``FlightOfferID/quotedTotal``).
-  /// - Throws: as ``FlightSearching/offer(_:)``; `unsupported_currency` (invalid input) for a
-  ///   quote currency without an exchange rate.
+  /// (``FlightOfferID/quotedTotal``), after checking the id's signature.
+  /// - Throws: as ``FlightSearching/offer(_:)``: `invalid_offer_id` (invalid input) for an id whose
+  ///   signature does not match (edited by hand, or made by another data directory);
+  ///   `unsupported_currency` (invalid input) for a quote currency without an exchange rate.
   public func offer(_ id: FlightOfferID) throws -> FlightOffer {
-    try offer(id, load: try seatLoad())
+    try verify(id)
+    return try offer(id, load: try seatLoad())
+  }
+
+  /// Throws `invalid_offer_id` unless `id` carries this engine's signature of its fields.
+  func verify(_ id: FlightOfferID) throws {
+    guard !id.signature.isEmpty else { throw OfferSignature.missing(id.description, search: "search") }
+    try signer.verify(id.signature, for: id.payload, id: id.description, search: "search")
   }
 
   /// The offer of `id` priced over `booked` (the seats sold on its flights, read in the booking
@@ -221,7 +235,7 @@ public final class FlightEngine: FlightSearching, Sendable {
       }
       candidates.append(candidate)
     }
-    return priced(candidates, cabin: id.cabin, adults: id.adults, pricing: pricing).offer
+    return try priced(candidates, cabin: id.cabin, adults: id.adults, pricing: pricing).offer
   }
 
   // MARK: Helpers
@@ -360,9 +374,10 @@ public final class FlightEngine: FlightSearching, Sendable {
 
   /// The offer of priced candidates (one per direction) in `pricing`'s currency, and its total in
   /// minor units: per passenger, fare and taxes and fees each converted and rounded, then × adults.
+  /// The offer's id is signed.
   private func priced(
     _ directions: [ItinerarySearch.Candidate], cabin: Cabin, adults: Int, pricing: OfferPricing
-  ) -> (offer: FlightOffer, total: Int64) {
+  ) throws -> (offer: FlightOffer, total: Int64) {
     var itineraries: [Itinerary] = []
     var dated: [[DatedFlight]] = []
     var fareCents: Int64 = 0
@@ -388,8 +403,9 @@ public final class FlightEngine: FlightSearching, Sendable {
     let perPassenger = FareBreakdown(
       fare: pricing.money(minorUnits: fare), taxesAndFees: pricing.money(minorUnits: taxes))
     let total = (fare + taxes) * Int64(adults)
-    let id = FlightOfferID(
+    var id = FlightOfferID(
       cabin: cabin, adults: adults, directions: dated, quotedTotal: pricing.money(minorUnits: total))
+    id.signature = try signer.signature(of: id.payload)
     let offer = FlightOffer(
       id: id, cabin: cabin, adults: adults, itineraries: itineraries, perPassenger: perPassenger,
       seatsAvailable: seatsLeft)

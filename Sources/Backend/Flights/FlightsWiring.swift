@@ -84,14 +84,16 @@ public enum FlightsWiring {
   }
 
   /// The search engine over `seats`, pricing a search that names no currency in
-  /// `defaultCurrency()` (an ISO 4217 code; nil, the default, is USD).
+  /// `defaultCurrency()` (an ISO 4217 code; nil, the default, is USD), signing offer ids with
+  /// `signer` (the data directory's, ``BackendServices/offerSigner``).
   public static func engine(
-    seats: any FlightSeatReading, defaultCurrency: @escaping @Sendable () -> String? = { nil }
+    seats: any FlightSeatReading, defaultCurrency: @escaping @Sendable () -> String? = { nil },
+    signer: OfferSigner = .processLocal
   ) throws -> FlightEngine {
     let (network, data) = try world()
     return FlightEngine(
       network: network, seats: seats, resolvePlace: resolver(data), suggestAirports: suggester(data),
-      defaultCurrency: defaultCurrency)
+      defaultCurrency: defaultCurrency, signer: signer)
   }
 
   /// The signed-in user's preferred currency (Account preferences) in the store of `services`,
@@ -111,7 +113,8 @@ public enum FlightsWiring {
     let services = try BackendServices(dataDirectory: context.dataDirectory)
     return try engine(
       seats: SQLiteFlightSeats(database: services.database),
-      defaultCurrency: preferredCurrency(services: services, dataDirectory: context.dataDirectory))
+      defaultCurrency: preferredCurrency(services: services, dataDirectory: context.dataDirectory),
+      signer: services.offerSigner)
   }
 
   /// The booking service for a command run with `context`: an offer is re-priced and charged in
@@ -120,7 +123,8 @@ public enum FlightsWiring {
     let services = try BackendServices(dataDirectory: context.dataDirectory)
     let engine = try engine(
       seats: SQLiteFlightSeats(database: services.database),
-      defaultCurrency: preferredCurrency(services: services, dataDirectory: context.dataDirectory))
+      defaultCurrency: preferredCurrency(services: services, dataDirectory: context.dataDirectory),
+      signer: services.offerSigner)
     return FlightBookingEngine(engine: engine, ledger: services.ledger)
   }
 }

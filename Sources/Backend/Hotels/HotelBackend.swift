@@ -18,7 +18,7 @@ public enum HotelBackend {
     return try HotelEngine(
       world: shared.world, inventory: StoredHotelInventory(database: services.database), eurRates: shared.rates,
       resolvePlace: { try resolve($0, in: shared.reference) }, booker: HotelBookings.booker(ledger: services.ledger),
-      now: now, defaultCurrency: defaultCurrency)
+      now: now, defaultCurrency: defaultCurrency, ledger: services.ledger, signer: services.offerSigner)
   }
 
   /// The hotel service for `dataDirectory` (opens the store there). When a user is signed in

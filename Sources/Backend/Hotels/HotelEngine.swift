@@ -9,12 +9,11 @@ import Foundation
 public final class HotelEngine: HotelService, Sendable {
   /// Resolves a place text (city, IATA code, `lat,lon`) to a centre, or throws `.invalidInput`.
   public typealias PlaceResolver = @Sendable (String) throws -> HotelSearchCenter
-  /// Books an offer (the reservations ledger; see `HotelBookings`).
+  /// Books an offer re-priced at exactly its quote (the reservations ledger; see `HotelBookings`);
+  /// the request's guest name is already normalised (``PassengerName``).
   public typealias Booker =
-    @Sendable (
-      _ offer: HotelOffer, _ hotel: Hotel, _ guestName: String, _ cardId: String?, _ key: String?, _ token: String
-    )
-    throws -> Reservation
+    @Sendable (_ offer: HotelOffer, _ hotel: Hotel, _ request: HotelBookingRequest, _ token: String) throws
+    -> Reservation
 
   public let world: HotelWorld
   let words: HotelWords
@@ -37,15 +36,28 @@ public final class HotelEngine: HotelService, Sendable {
   }
   let now: @Sendable () -> Date
   let booker: Booker?
+  /// Answers a retried booking with its first reservation (idempotency keys); nil: no replay
+  /// before re-pricing (the booker's ledger still checks keys in its transaction).
+  let ledger: ReservationLedger?
+  /// Signs offer ids and checks those given back (``OfferSigner``).
+  let signer: OfferSigner
   /// The currency of `--max-price` when a request names none: the signed-in user's preferred
   /// currency (set by ``HotelBackend/service(dataDirectory:)``), else each hotel's own currency.
   public let defaultCurrency: String?
 
+  /// - Parameters:
+  ///   - booker: books a re-priced offer (nil: `book` fails with `booking_unavailable`).
+  ///   - ledger: the reservations ledger the booker books through, for idempotent retries.
+  ///   - signer: signs and checks offer ids (the data directory's in the apps; by default a key of
+  ///     this process alone, ``OfferSigner/processLocal``).
   public init(
     world: HotelWorld, inventory: any HotelInventory, eurRates: [String: Decimal],
     resolvePlace: @escaping PlaceResolver,
-    booker: Booker? = nil, now: @escaping @Sendable () -> Date = { Date() }, defaultCurrency: String? = nil
+    booker: Booker? = nil, now: @escaping @Sendable () -> Date = { Date() }, defaultCurrency: String? = nil,
+    ledger: ReservationLedger? = nil, signer: OfferSigner = .processLocal
   ) throws {
+    self.ledger = ledger
+    self.signer = signer
     self.defaultCurrency = defaultCurrency
     self.world = world
     self.words = try HotelWords.load()
@@ -173,13 +185,15 @@ public final class HotelEngine: HotelService, Sendable {
     var totalEUR: Double
   }
 
-  func makeOffer(_ c: Candidate, stay: DateRange, guests: Int, rooms: Int) -> HotelOffer {
+  /// The offer of a candidate, its id signed.
+  func makeOffer(_ c: Candidate, stay: DateRange, guests: Int, rooms: Int) throws -> HotelOffer {
     let quote = cityQuotes[Int(world.cityIndexes[c.index])]
     let currency = quote.currency
     let hotelId = world.hotelId(at: c.index)
-    let id = HotelOfferID(
+    var id = HotelOfferID(
       hotelId: hotelId, roomType: c.type, stay: stay, guests: guests, rooms: rooms, quotedMinorUnits: c.total,
       currency: currency)
+    id.signature = try signer.signature(of: id.payload)
     let nightly = nightlyMinorUnits(at: c.index, type: c.type, factors: NightFactors(stay))
     let nights = stay.count
     // The average nightly rate, rounded half up to a minor unit.
@@ -408,7 +422,7 @@ public final class HotelEngine: HotelService, Sendable {
     let top = Self.smallest(request.limit, of: found, by: order)
     return HotelSearchResult(
       center: center, radiusKm: request.radiusKm,
-      offers: top.map { makeOffer($0, stay: stay, guests: request.guests, rooms: request.rooms) },
+      offers: try top.map { try makeOffer($0, stay: stay, guests: request.guests, rooms: request.rooms) },
       matched: found.count)
   }
 
@@ -438,25 +452,33 @@ public final class HotelEngine: HotelService, Sendable {
     let stay = try validate(
       checkIn: checkIn, checkOut: checkOut, guests: guests, rooms: rooms, timeZone: timeZone(at: i))
     let booked = try inventory.maxBooked(during: stay)
-    return candidates(at: i, stay: stay, guests: guests, rooms: rooms, booked: booked)
+    return try candidates(at: i, stay: stay, guests: guests, rooms: rooms, booked: booked)
       .sorted { $0.total != $1.total ? $0.total < $1.total : $0.type < $1.type }
-      .map { makeOffer($0, stay: stay, guests: guests, rooms: rooms) }
+      .map { try makeOffer($0, stay: stay, guests: guests, rooms: rooms) }
   }
 
-  /// Parses an offer id.
-  /// - Throws: `invalid_offer` (`.invalidInput`).
+  /// Parses an offer id and checks its signature.
+  /// - Throws: `invalid_offer_id` (`.invalidInput`): malformed, unsigned, or a signature that does
+  ///   not match (an id edited by hand, or made by another data directory).
   func parseOffer(_ offerId: String) throws -> HotelOfferID {
     guard let id = HotelOfferID(offerId) else {
+      let parts = offerId.split(separator: "_", omittingEmptySubsequences: false)
+      if parts.count == 7, parts[0] == "hof" { throw OfferSignature.missing(offerId, search: "hotel search") }
       throw ServiceError.invalid(
-        "invalid_offer",
-        "invalid offer id \"\(offerId)\": expected an id from 'hotel search', like hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR"
-      )
+        "invalid_offer_id",
+        "invalid offer id \(EchoedInput.quoted(offerId)): expected an id from 'hotel search', like "
+          + "hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR_\(OfferSignature.example)")
     }
+    try signer.verify(id.signature, for: id.payload, id: offerId, search: "hotel search")
     return id
   }
 
   public func quote(offerId: String) throws -> HotelOffer {
-    let id = try parseOffer(offerId)
+    try quote(try parseOffer(offerId))
+  }
+
+  /// The offer of a checked id re-priced now.
+  func quote(_ id: HotelOfferID) throws -> HotelOffer {
     let i = try position(of: id.hotelId)
     // Re-checked against today at the hotel (a booking goes through here before any charge).
     let stay = try validate(
@@ -467,26 +489,44 @@ public final class HotelEngine: HotelService, Sendable {
       throw ServiceError.refused(
         "sold_out", "no \(id.roomType.rawValue) room is free on every night from \(stay.start) to \(stay.end) any more")
     }
-    return makeOffer(candidate, stay: stay, guests: id.guests, rooms: id.rooms)
+    return try makeOffer(candidate, stay: stay, guests: id.guests, rooms: id.rooms)
   }
 
-  public func book(offerId: String, guestName: String, cardId: String?, idempotencyKey: String?, token: String) throws
-    -> Reservation
-  {
+  /// Books an offer: checks the id's signature and the guest's name, answers a retried request
+  /// with its first reservation (``ReservationLedger/idempotent(key:fingerprint:token:_:)``),
+  /// re-prices the offer, refuses any price other than the quoted one (`price_changed`, up or
+  /// down), then hands it to the booker (one ledger transaction: duplicate rule, rooms, charge,
+  /// reservation).
+  public func book(_ request: HotelBookingRequest, token: String) throws -> Reservation {
     guard let booker else {
       throw ServiceError(.unavailable, code: "booking_unavailable", message: "booking is not available in this build")
     }
-    let id = try parseOffer(offerId)
-    let offer = try quote(offerId: offerId)
-    guard offer.total.currencyCode == id.currency, offer.total.minorUnits <= id.quotedMinorUnits else {
-      throw ServiceError.refused(
-        "price_changed",
-        "the price of this offer changed to \(offer.total.amountString) \(offer.total.currencyCode) "
-          + "(was \(Money(minorUnitsOrZero: id.quotedMinorUnits, currency: id.currency).amountString) \(id.currency)): "
-          + "book the new offer \(offer.id) to accept it",
-        details: ["offerId": offer.id, "price": offer.total.amountString, "currency": offer.total.currencyCode])
+    let id = try parseOffer(request.offerId)
+    var request = request
+    request.guestName = try PassengerName(parsing: request.guestName, option: "guest", code: "invalid_guest")
+      .description
+    let attempt = { [request] () throws -> Reservation in
+      let offer = try self.quote(id)
+      guard offer.total.currencyCode == id.currency, offer.total.minorUnits == id.quotedMinorUnits else {
+        let quoted = Money(minorUnitsOrZero: id.quotedMinorUnits, currency: id.currency)
+        let direction =
+          offer.total.currencyCode != id.currency
+          ? "changed" : offer.total.minorUnits > id.quotedMinorUnits ? "rose" : "fell"
+        throw ServiceError.refused(
+          "price_changed",
+          "the price of this offer \(direction) from \(MoneyFormat.english.string(quoted)) to "
+            + "\(MoneyFormat.english.string(offer.total)) since the search: nothing was booked; book the new offer "
+            + "\(offer.id) to accept it",
+          details: ["offerId": offer.id, "price": offer.total.amountString, "currency": offer.total.currencyCode])
+      }
+      return try booker(offer, try self.hotel(id: id.hotelId), request, token)
     }
-    return try booker(offer, try hotel(id: id.hotelId), guestName, cardId, idempotencyKey, token)
+    guard let ledger else { return try attempt() }
+    return try ledger.idempotent(
+      key: request.idempotencyKey,
+      fingerprint: BookingFingerprint(
+        kind: .hotel, cardID: request.cardId, fields: HotelBookings.requestFields(request)),
+      token: token, attempt)
   }
 
   /// Markers of `viewport`. A viewport past the world's edges is normalised

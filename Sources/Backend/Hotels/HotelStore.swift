@@ -132,25 +132,64 @@ public enum HotelBookings {
   /// `sold_out`), charges the total and records the reservation. The offer was re-priced by the
   /// engine just before; `quotedMinorUnits` is the price the user saw.
   public static func booker(ledger: ReservationLedger) -> HotelEngine.Booker {
-    { offer, hotel, guestName, cardId, key, token in
+    { offer, hotel, booking, token in
       guard let stay = DateRange(start: offer.checkIn, end: offer.checkOut),
         let capacity = hotel.rooms.first(where: { $0.roomType == offer.roomType })?.count
-      else { throw ServiceError.invalid("invalid_offer", "offer \(offer.id) does not match hotel \(hotel.id)") }
+      else { throw ServiceError.invalid("invalid_offer_id", "offer \(offer.id) does not match hotel \(hotel.id)") }
       let zone = TimeZone(identifier: hotel.timeZone) ?? .gmt
       let firstNight = firstNightCharge(offer)
+      let guestName = booking.guestName
       let request = BookingRequest(
-        token: token, kind: .hotel, cardID: cardId, idempotencyKey: key, total: offer.total,
+        token: token, kind: .hotel, cardID: booking.cardId, idempotencyKey: booking.idempotencyKey, total: offer.total,
         summary:
           "\(hotel.name), \(hotel.city): \(offer.rooms) \(offer.roomType.rawValue) room\(offer.rooms == 1 ? "" : "s"), "
           + "\(offer.checkIn) → \(offer.checkOut) (\(offer.nights) night\(offer.nights == 1 ? "" : "s"))",
         startsAt: offer.checkIn.instant(hour: HotelCancellation.checkInHour, in: zone),
         endsAt: offer.checkOut.instant(hour: 11, in: zone),
-        details: details(offer, hotel: hotel, guestName: guestName, firstNight: firstNight, zone: zone))
+        details: details(offer, hotel: hotel, guestName: guestName, firstNight: firstNight, zone: zone),
+        requestFields: requestFields(booking))
       return try ledger.book(request) { context in
+        if !booking.allowDuplicate {
+          try refuseDuplicate(
+            hotelId: hotel.id, roomType: offer.roomType, stay: stay, guest: guestName, context: context)
+        }
         try HotelStore.take(
           offer.rooms, of: offer.roomType, at: hotel.id, capacity: capacity, stay: stay,
           reservationId: context.reservationID, in: context.db)
       }
+    }
+  }
+
+  /// What the caller asked for, for the idempotency key (with the kind and card: ``BookingFingerprint``).
+  static func requestFields(_ request: HotelBookingRequest) -> [String: String] {
+    ["offerId": request.offerId, "guest": request.guestName, "allowDuplicate": String(request.allowDuplicate)]
+  }
+
+  /// The duplicate rule for hotels (``DuplicateBookings``): refuses a booking when `guest` already
+  /// holds a confirmed reservation of this user for `roomType` at `hotelId` whose stay shares a
+  /// night with `stay` (`[check-in, check-out)` ranges overlap). Runs in the booking transaction.
+  /// - Throws: `duplicate_booking` (`.refused`), naming the reservation; nothing is taken.
+  static func refuseDuplicate(
+    hotelId: String, roomType: RoomType, stay: DateRange, guest: String, context: BookingContext
+  ) throws {
+    let person = DuplicateBookings.personKey(guest)
+    // Stays are [15:00 on check-in, 11:00 on check-out] (starts_at, ends_at) at the same hotel, so
+    // overlapping nights overlap in time; the nights themselves are compared below.
+    let held = try DuplicateBookings.confirmed(
+      .hotel, from: Date(timeIntervalSince1970: TimeInterval((stay.start.daysSinceEpoch - 2) * 86_400)),
+      until: Date(timeIntervalSince1970: TimeInterval((stay.end.daysSinceEpoch + 2) * 86_400)),
+      extra: " AND json_extract(details, '$.hotelId') = ? AND json_extract(details, '$.roomType') = ?",
+      bindings: [hotelId, roomType.rawValue], context: context)
+    for held in held {
+      guard held.details["hotelId"]?.stringValue == hotelId, held.details["roomType"]?.stringValue == roomType.rawValue,
+        let name = held.details["guestName"]?.stringValue, DuplicateBookings.personKey(name) == person,
+        let start = held.details["checkIn"]?.stringValue.flatMap(LocalDate.init),
+        let end = held.details["checkOut"]?.stringValue.flatMap(LocalDate.init),
+        start < stay.end, stay.start < end
+      else { continue }
+      throw DuplicateBookings.refusal(
+        "\(name) already holds a \(roomType.rawValue) room at this hotel for nights of \(start) → \(end)",
+        existing: held)
     }
   }
 

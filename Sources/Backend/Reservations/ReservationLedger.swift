@@ -21,21 +21,23 @@ public struct BookingRequest: Sendable {
   public var endsAt: Date?
   /// The kind's own fields, stored as JSON and given back in ``Reservation/details``.
   public var details: [String: JSONValue]
-  /// What identifies the request for its idempotency key: a retry whose fingerprint differs is
-  /// refused (`idempotency_key_reused`). `nil` uses the summary (what was booked, its place and
-  /// dates; not the total, which a re-priced retry may change); flights pass the offer id and
-  /// passengers.
-  public var fingerprintSource: String?
+  /// What the caller asked for, field by field as given (the offer id, the traveller names,
+  /// `--allow-duplicate`, …): with the kind and the card it makes the request's
+  /// ``fingerprint``, kept with the idempotency key. `nil` uses the summary and the total.
+  public var requestFields: [String: String]?
 
-  /// The kind followed by ``fingerprintSource`` or, without one, the summary.
-  public var fingerprint: String { "\(kind.rawValue)|" + (fingerprintSource ?? summary) }
+  /// What identifies the request for its idempotency key (``BookingFingerprint``): a retry whose
+  /// fingerprint differs is refused (`idempotency_key_reused`, naming the fields that differ).
+  public var fingerprint: BookingFingerprint {
+    BookingFingerprint(kind: kind, cardID: cardID, fields: requestFields ?? ["summary": summary, "total": "\(total)"])
+  }
 
   public init(
     token: String, kind: ReservationKind, cardID: String? = nil, idempotencyKey: String? = nil, total: Money,
     summary: String, startsAt: Date? = nil, endsAt: Date? = nil, details: [String: JSONValue] = [:],
-    fingerprintSource: String? = nil
+    requestFields: [String: String]? = nil
   ) {
-    self.fingerprintSource = fingerprintSource
+    self.requestFields = requestFields
     self.token = token
     self.kind = kind
     self.cardID = cardID
@@ -143,7 +145,7 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
         if let key = request.idempotencyKey,
           let row = try db.queryOne("SELECT * FROM reservations WHERE user_id = ? AND idempotency_key = ?", userID, key)
         {
-          return try Self.earlier(row, key: key, for: request)
+          return try Self.earlier(row, key: key, for: request.fingerprint)
         }
         let now = environment.now()
         let id = try Identifiers.make("res")
@@ -170,7 +172,7 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
           """,
           id, userID, request.kind.rawValue, total.minorUnits, total.currencyCode, now, request.summary, locator,
           request.startsAt, request.endsAt, details, paymentID, request.idempotencyKey,
-          request.idempotencyKey == nil ? nil : request.fingerprint)
+          request.idempotencyKey == nil ? nil : request.fingerprint.canonical)
         return Reservation(
           id: id, kind: request.kind, status: .confirmed, total: total, createdAt: now, summary: request.summary,
           locator: locator, startsAt: request.startsAt, endsAt: request.endsAt, details: kept)
@@ -247,18 +249,64 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
     }
   }
 
+  /// The reservation an earlier booking made with `key` for the same request (`fingerprint`), if
+  /// any: what a retry gets back, before anything is re-priced or checked (a retry must not be
+  /// told `sold_out` or `price_changed` by its own first booking). Read outside a transaction;
+  /// ``book(_:take:)`` checks again inside its own.
+  /// - Throws: `idempotency_key_reused` (invalid input, exit 2) naming the fields that differ
+  ///   when `key` was used for another request; `not_signed_in`/`session_expired`.
+  public func replay(key: String?, fingerprint: BookingFingerprint, token: String) throws -> Reservation? {
+    guard let key else { return nil }
+    return try serviceCall {
+      let userID = try accounts.userID(token: token)
+      guard
+        let row = try db.queryOne("SELECT * FROM reservations WHERE user_id = ? AND idempotency_key = ?", userID, key)
+      else { return nil }
+      return try Self.earlier(row, key: key, for: fingerprint)
+    }
+  }
+
+  /// Runs `attempt` (a kind's re-price, checks and ``book(_:take:)``) as an idempotent booking:
+  /// the earlier reservation of `key` for the same request is returned without running it, and
+  /// when `attempt` is refused (`sold_out`, `price_changed`, …) a reservation that a concurrent
+  /// retry with the same key made meanwhile is returned instead of the refusal.
+  public func idempotent(
+    key: String?, fingerprint: BookingFingerprint, token: String, _ attempt: () throws -> Reservation
+  ) throws -> Reservation {
+    if let first = try replay(key: key, fingerprint: fingerprint, token: token) { return first }
+    do {
+      return try attempt()
+    } catch let error as ServiceError where error.kind == .refused && key != nil {
+      if let first = try replay(key: key, fingerprint: fingerprint, token: token) { return first }
+      throw error
+    }
+  }
+
   // MARK: Helpers
 
   /// The reservation `row` (found by `key`) if it was made for the same request, else
-  /// `idempotency_key_reused`. Rows from before fingerprints were stored compare by kind.
-  static func earlier(_ row: Row, key: String, for request: BookingRequest) throws -> Reservation {
+  /// `idempotency_key_reused` naming what differs. Rows from before fingerprints were stored
+  /// compare by kind only; rows with a fingerprint of the older text form compare as a whole.
+  static func earlier(_ row: Row, key: String, for fingerprint: BookingFingerprint) throws -> Reservation {
     let first = try reservation(row)
     let stored: String? = try row.get("idempotency_fingerprint")
-    guard first.kind == request.kind, stored == nil || stored == request.fingerprint else {
-      throw ServiceError.invalid(
-        "idempotency_key_reused",
-        "idempotency key \(key) was already used for another booking (\(first.summary)): use a new key for a new booking"
-      )
+    var differences: [String] = []
+    if first.kind != fingerprint.kind {
+      differences = ["kind"]
+    } else if let stored, stored != fingerprint.canonical {
+      differences = BookingFingerprint(canonical: stored).map { fingerprint.differences(from: $0) } ?? ["request"]
+      if differences.isEmpty { differences = ["request"] }
+    }
+    guard differences.isEmpty else {
+      let what = BookingFingerprint.describe(
+        differences, was: BookingFingerprint(canonical: stored ?? ""), now: fingerprint)
+      throw ServiceError(
+        .invalidInput, code: "idempotency_key_reused",
+        message:
+          "idempotency key \(EchoedInput.quoted(key)) was already used for another booking (reservation \(first.id): "
+          + "\(first.summary)), and \(what); nothing was booked. Use a new key for a new booking, or repeat the first "
+          + "request exactly to get its reservation",
+        details: ["reservationId": first.id, "differs": differences.joined(separator: ",")])
     }
     return first
   }

@@ -89,13 +89,22 @@ public struct CarBookingRequest: Hashable, Sendable {
   public var driverName: String
   /// A stored card id; nil = the default card.
   public var cardID: String?
+  /// A retry with the same key and the same request returns the first reservation; the same key
+  /// with any other request is refused (`idempotency_key_reused`).
   public var idempotencyKey: String?
+  /// Book even when the driver already holds a rental for overlapping times
+  /// (`--allow-duplicate`; otherwise `duplicate_booking`).
+  public var allowDuplicate: Bool
 
-  public init(offerID: String, driverName: String, cardID: String? = nil, idempotencyKey: String? = nil) {
+  public init(
+    offerID: String, driverName: String, cardID: String? = nil, idempotencyKey: String? = nil,
+    allowDuplicate: Bool = false
+  ) {
     self.offerID = offerID
     self.driverName = driverName
     self.cardID = cardID
     self.idempotencyKey = idempotencyKey
+    self.allowDuplicate = allowDuplicate
   }
 }
 
@@ -120,11 +129,14 @@ public protocol CarRentalService: Sendable {
   /// diacritic-insensitive), busiest first.
   func suggestPlaces(_ prefix: String, limit: Int) -> [CarPlaceSuggestion]
 
-  /// Books an offer for the signed-in user in one transaction: re-prices it, takes one car of the
-  /// code for the period, charges the card, records the reservation (kind `car`); a retry with
-  /// the same idempotency key returns the first reservation. Cancelling is free until pick-up.
-  /// - Throws: `invalid_offer_id`, `invalid_driver` (`.invalidInput`); `not_signed_in`;
-  ///   `price_changed` (details `offerId`, `price`, `currency`), `sold_out`, `offer_expired`, card
-  ///   errors (`.refused`).
+  /// Books an offer for the signed-in user in one transaction: checks the id's signature,
+  /// re-prices it, takes one car of the code for the period, charges the card exactly the quoted
+  /// total, records the reservation (kind `car`); a retry with the same idempotency key and the
+  /// same request returns the first reservation. Cancelling is free until pick-up.
+  /// - Throws: `invalid_offer_id` (malformed, or altered / made by another data directory),
+  ///   `invalid_driver`, `idempotency_key_reused` (`.invalidInput`); `not_signed_in`;
+  ///   `price_changed` (any other price, up or down; details `offerId`, `price`, `currency`),
+  ///   `sold_out`, `offer_expired`, `duplicate_booking` (the driver already holds a rental for
+  ///   overlapping times; details `reservationId`), card errors (`.refused`).
   func book(_ request: CarBookingRequest) throws -> Reservation
 }

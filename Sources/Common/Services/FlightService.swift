@@ -79,27 +79,37 @@ public struct FlightBookingRequest: Hashable, Sendable, Codable {
   public var passengers: [PassengerName]
   /// The card to charge (`card_…`); nil charges the default card.
   public var cardID: String?
-  /// A retry with the same key returns the first reservation, charged once.
+  /// A retry with the same key and the same request returns the first reservation, charged once;
+  /// the same key with any other request is refused (`idempotency_key_reused`).
   public var idempotencyKey: String?
+  /// Book even when a passenger already holds a seat on one of the offer's flights
+  /// (`--allow-duplicate`; otherwise `duplicate_booking`).
+  public var allowDuplicate: Bool
 
-  public init(offerID: FlightOfferID, passengers: [PassengerName], cardID: String? = nil, idempotencyKey: String? = nil)
-  {
+  public init(
+    offerID: FlightOfferID, passengers: [PassengerName], cardID: String? = nil, idempotencyKey: String? = nil,
+    allowDuplicate: Bool = false
+  ) {
     self.offerID = offerID
     self.passengers = passengers
     self.cardID = cardID
     self.idempotencyKey = idempotencyKey
+    self.allowDuplicate = allowDuplicate
   }
 }
 
 /// Booking flights for the signed-in user. Implemented by the embedded backend over the
 /// reservations ledger.
 public protocol FlightBooking: Sendable {
-  /// Re-prices the offer in the currency of its quote and, in one transaction, takes `adults`
-  /// seats on every segment, charges the card the current total in that currency (never more than
-  /// quoted) and records the reservation with a six-character record locator (PNR).
-  /// - Throws: ``ServiceError``: `not_signed_in` (`.unauthenticated`); `invalid_offer_id`,
-  ///   `offer_expired`, `passenger_count` (invalid input); `price_changed` (`.refused`, with the
-  ///   new `price` and `offerId` in `details`), `sold_out`, `card_declined`, `card_not_found`
-  ///   (`.refused`). Nothing is taken when it throws.
+  /// Checks the offer id's signature, re-prices the offer in the currency of its quote and, in one
+  /// transaction, takes `adults` seats on every segment, charges the card exactly the quoted total
+  /// and records the reservation with a six-character record locator (PNR). A price that moved
+  /// either way since the search is never charged: it is `price_changed` with the new offer.
+  /// - Throws: ``ServiceError``: `not_signed_in` (`.unauthenticated`); `invalid_offer_id` (an id
+  ///   altered or signed elsewhere), `offer_expired`, `passenger_count`, `idempotency_key_reused`
+  ///   (invalid input); `price_changed` (`.refused`, with the new `price` and `offerId` in
+  ///   `details`), `sold_out`, `duplicate_booking` (a passenger already holds a seat on one of the
+  ///   flights; details `reservationId`), `card_declined`, `card_not_found` (`.refused`). Nothing
+  ///   is taken when it throws.
   func book(_ request: FlightBookingRequest, token: String) throws -> Reservation
 }

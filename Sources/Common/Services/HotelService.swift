@@ -6,7 +6,7 @@ import Foundation
 /// Synchronous and thread-safe; every method fails with ``ServiceError``:
 /// `.invalidInput` for a bad request (`unknown_place`, `ambiguous_place`, `invalid_coordinate`,
 /// `invalid_dates`, `too_many_nights`, `date_in_past`, `invalid_guests`, `invalid_rooms`,
-/// `invalid_radius`, `invalid_price`, `invalid_stars`, `unknown_amenity`, `invalid_offer`,
+/// `invalid_radius`, `invalid_price`, `invalid_stars`, `unknown_amenity`, `invalid_offer_id`,
 /// `invalid_hotel_id` for an id not shaped `h<digits>-<digits>`; `date_in_past` is judged by today
 /// in each hotel's own time zone), `.notFound` for a well-formed id of no hotel (`hotel_not_found`), `.refused` for `sold_out` or
 /// `price_changed`, `.unauthenticated` when booking without a session.
@@ -26,18 +26,47 @@ public protocol HotelService: Sendable {
     -> [HotelOffer]
 
   /// The offer `offerId` re-priced now (availability and price), without booking.
-  /// - Throws: `invalid_offer`, `hotel_not_found`, `sold_out`.
+  /// - Throws: `invalid_offer_id` (malformed, or its signature does not match: altered or made
+  ///   by another data directory), `hotel_not_found`, `sold_out`.
   func quote(offerId: String) throws -> HotelOffer
 
   /// Books the offer for the signed-in user, in one transaction: one room of the type for every
-  /// night (× rooms), the charge, the reservation. A retry with the same `idempotencyKey`
-  /// returns the first reservation, charged once.
-  /// - Throws: `price_changed` (details `offerId`, `price`) or `sold_out` (`.refused`), taking nothing.
-  func book(offerId: String, guestName: String, cardId: String?, idempotencyKey: String?, token: String) throws
-    -> Reservation
+  /// night (× rooms), the charge of exactly the quoted total, the reservation. A retry with the
+  /// same idempotency key and the same request returns the first reservation, charged once.
+  /// - Throws: `invalid_offer_id`, `invalid_guest`, `idempotency_key_reused` (`.invalidInput`);
+  ///   `price_changed` (the price moved either way; details `offerId`, `price`, `currency`),
+  ///   `sold_out`, `duplicate_booking` (details `reservationId`) (`.refused`), taking nothing.
+  func book(_ request: HotelBookingRequest, token: String) throws -> Reservation
 
   /// Markers for the map viewport: single hotels, or clusters where more than about
   /// `maxMarkers` would be shown.
   func mapMarkers(in viewport: GeoRect, maxMarkers: Int) throws -> [HotelMapMarker]
 
+}
+
+/// What to book: an offer id from a search, the guest, optionally a card, an idempotency key and
+/// `allowDuplicate`.
+public struct HotelBookingRequest: Hashable, Sendable {
+  public var offerId: String
+  /// "Given Family" (the one name rule, ``PassengerName``).
+  public var guestName: String
+  /// A stored card id; nil = the default card.
+  public var cardId: String?
+  /// A retry with the same key and the same request returns the first reservation; the same key
+  /// with any other request is refused (`idempotency_key_reused`).
+  public var idempotencyKey: String?
+  /// Book even when the guest already holds the same room type at the same hotel for overlapping
+  /// nights (`--allow-duplicate`; otherwise `duplicate_booking`).
+  public var allowDuplicate: Bool
+
+  public init(
+    offerId: String, guestName: String, cardId: String? = nil, idempotencyKey: String? = nil,
+    allowDuplicate: Bool = false
+  ) {
+    self.offerId = offerId
+    self.guestName = guestName
+    self.cardId = cardId
+    self.idempotencyKey = idempotencyKey
+    self.allowDuplicate = allowDuplicate
+  }
 }

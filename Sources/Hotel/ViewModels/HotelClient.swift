@@ -48,7 +48,8 @@ public struct HotelClient: Sendable {
       book: { offer, guest, card, key in
         call.run {
           guard let session = try token() else { throw ServiceError.notSignedIn }
-          return try service.book(offerId: offer, guestName: guest, cardId: card, idempotencyKey: key, token: session)
+          return try service.book(
+            HotelBookingRequest(offerId: offer, guestName: guest, cardId: card, idempotencyKey: key), token: session)
         }
       },
       mapMarkers: { viewport, count in call.run { try service.mapMarkers(in: viewport, maxMarkers: count) } })

@@ -247,9 +247,10 @@ public struct PromoCode: Hashable, Sendable, Codable {
 
 /// The parts of a car offer id: everything needed to price the same car again.
 ///
-/// Shape: `car_<company>_<pickupLocation>_<dropoffLocation>_<ACRISS>_<from>_<to>_<promo>_<quote>`,
-/// e.g. `car_zephyr_LAX_LAX_CDAR_202612201000_202612271000_WINTER10_41234USD`: times as local
-/// `YYYYMMDDHHMM`, promo `-` when none, quote the total in minor units followed by its ISO 4217 code.
+/// Shape: `car_<company>_<pickupLocation>_<dropoffLocation>_<ACRISS>_<from>_<to>_<promo>_<quote>_<signature>`,
+/// e.g. `car_zephyr_LAX_LAX_CDAR_202612201000_202612271000_WINTER10_41234USD_5d1e0c9b7a3f42e8b6d09a1c7e4f2b38`:
+/// times as local `YYYYMMDDHHMM`, promo `-` when none, quote the total in minor units followed by
+/// its ISO 4217 code; the signature (``OfferSignature``) covers ``payload``, everything before it.
 public struct CarOfferID: Hashable, Sendable, CustomStringConvertible {
   public var companyID: String
   public var pickupLocationID: String
@@ -261,11 +262,15 @@ public struct CarOfferID: Hashable, Sendable, CustomStringConvertible {
   /// The quoted total in minor units of `currency`.
   public var quotedMinorUnits: Int64
   public var currency: String
+  /// The signature of ``payload`` (``OfferSignature``); empty until the backend signs the id.
+  public var signature: String
 
   public init(
     companyID: String, pickupLocationID: String, dropoffLocationID: String, acriss: ACRISSCode,
-    pickup: LocalDateTime, dropoff: LocalDateTime, promoCode: String?, quotedMinorUnits: Int64, currency: String
+    pickup: LocalDateTime, dropoff: LocalDateTime, promoCode: String?, quotedMinorUnits: Int64, currency: String,
+    signature: String = ""
   ) {
+    self.signature = signature
     self.companyID = companyID
     self.pickupLocationID = pickupLocationID
     self.dropoffLocationID = dropoffLocationID
@@ -277,14 +282,18 @@ public struct CarOfferID: Hashable, Sendable, CustomStringConvertible {
     self.currency = currency
   }
 
-  /// Parses an id.
+  /// Parses an id (the signature is checked for its shape only; the backend checks it matches).
   /// - Throws: ``ServiceError`` `.invalidInput` / `invalid_offer_id`, showing the expected shape.
   public init(parsing text: String) throws {
     let invalid = ServiceError.invalid(
       "invalid_offer_id",
-      "invalid car offer id \"\(text)\": expected an id from 'car-rental search' like "
-        + "car_zephyr_LAX_LAX_CDAR_202612201000_202612271000_-_41234USD")
-    let parts = text.split(separator: "_", omittingEmptySubsequences: false).map(String.init)
+      "invalid car offer id \(EchoedInput.quoted(text)): expected an id from 'car-rental search' like "
+        + "car_zephyr_LAX_LAX_CDAR_202612201000_202612271000_-_41234USD_\(OfferSignature.example)")
+    var parts = text.split(separator: "_", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 2, OfferSignature.isWellFormed(parts[parts.count - 1]) else {
+      throw parts[0] == "car" && parts.count == 9 ? OfferSignature.missing(text, search: "car-rental search") : invalid
+    }
+    let signature = parts.removeLast()
     guard parts.count == 9, parts[0] == "car", !parts[1].isEmpty, !parts[2].isEmpty, !parts[3].isEmpty,
       let acriss = try? ACRISSCode(parts[4]), let pickup = LocalDateTime(compact: parts[5]),
       let dropoff = LocalDateTime(compact: parts[6]), !parts[7].isEmpty, parts[8].count > 3
@@ -296,10 +305,15 @@ public struct CarOfferID: Hashable, Sendable, CustomStringConvertible {
     }
     self.init(
       companyID: parts[1], pickupLocationID: parts[2], dropoffLocationID: parts[3], acriss: acriss, pickup: pickup,
-      dropoff: dropoff, promoCode: parts[7] == "-" ? nil : parts[7], quotedMinorUnits: minor, currency: currency)
+      dropoff: dropoff, promoCode: parts[7] == "-" ? nil : parts[7], quotedMinorUnits: minor, currency: currency,
+      signature: signature)
   }
 
-  public var description: String {
+  /// The text form: ``payload``, then `_` and the signature.
+  public var description: String { signature.isEmpty ? payload : payload + "_" + signature }
+
+  /// What the signature covers: the text form without its signature.
+  public var payload: String {
     [
       "car", companyID, pickupLocationID, dropoffLocationID, acriss.rawValue, pickup.compact, dropoff.compact,
       promoCode ?? "-", "\(quotedMinorUnits)\(currency)",

@@ -18,10 +18,12 @@ public struct DatedFlight: Hashable, Sendable, Codable, CustomStringConvertible 
 /// The id of a flight offer: stable (the same flights, cabin, passengers and price give the
 /// same id) and self-describing, so that `book` can re-price it without any server-side state.
 ///
-/// Text form: `FL1.<cabin>.<adults>.<outbound>[.<return>].<currency><total minor units>`, where
-/// each direction is its segments joined by `-`, each segment `YYYYMMDD` (local departure date)
-/// then the flight code: `FL1.Y.2.20261220LH778-20261221QF2.USD245010`. Only letters, digits,
-/// `.` and `-`: safe to paste into a shell.
+/// Text form: `FL1.<cabin>.<adults>.<outbound>[.<return>].<currency><total minor units>.<signature>`,
+/// where each direction is its segments joined by `-`, each segment `YYYYMMDD` (local departure
+/// date) then the flight code, and the signature is 32 lowercase hex digits (``OfferSignature``):
+/// `FL1.Y.2.20261220LH778-20261221QF2.USD245010.3f9c…`. Only letters, digits, `.` and `-`: safe
+/// to paste into a shell. The signature covers ``payload`` (everything before it); the backend that
+/// searched makes it and refuses an id whose signature does not match (`invalid_offer_id`).
 public struct FlightOfferID: Hashable, Sendable, Codable, CustomStringConvertible {
   public var cabin: Cabin
   /// Adult passengers, 1–9.
@@ -31,19 +33,26 @@ public struct FlightOfferID: Hashable, Sendable, Codable, CustomStringConvertibl
   /// The total quoted for all passengers when the offer was made, in the currency the offer was
   /// priced in (re-pricing and booking use that currency; JPY `…JPY49842`, EUR `…EUR28371`).
   public var quotedTotal: Money
+  /// The signature of ``payload`` (``OfferSignature``); empty until the backend signs the id.
+  public var signature: String
 
-  public init(cabin: Cabin, adults: Int, directions: [[DatedFlight]], quotedTotal: Money) {
+  public init(cabin: Cabin, adults: Int, directions: [[DatedFlight]], quotedTotal: Money, signature: String = "") {
     self.cabin = cabin
     self.adults = adults
     self.directions = directions
     self.quotedTotal = quotedTotal
+    self.signature = signature
   }
 
   /// Every dated flight, outbound first.
   public var flights: [DatedFlight] { directions.flatMap { $0 } }
 
-  /// The text form (see the type's documentation).
-  public var description: String {
+  /// The text form (see the type's documentation): ``payload``, then `.` and the signature.
+  public var description: String { signature.isEmpty ? payload : payload + "." + signature }
+
+  /// What the signature covers: the text form without its signature
+  /// (`FL1.Y.2.20261220LH778-20261221QF2.USD245010`).
+  public var payload: String {
     var parts = ["FL1", String(cabin.letter), String(adults)]
     for direction in directions {
       parts.append(
@@ -57,13 +66,20 @@ public struct FlightOfferID: Hashable, Sendable, Codable, CustomStringConvertibl
     return parts.joined(separator: ".")
   }
 
-  /// Parses the text form.
-  /// - Throws: ``ServiceError`` `invalid_offer_id` (invalid input) when `text` is not an offer id.
+  /// Parses the text form (the signature is checked for its shape only; the backend checks it
+  /// matches).
+  /// - Throws: ``ServiceError`` `invalid_offer_id` (invalid input) when `text` is not an offer id
+  ///   or has no signature.
   public init(parsing text: String) throws {
     let malformed = ServiceError.invalid(
       "invalid_offer_id",
-      "malformed offer id \"\(text)\": expected an id from 'search' like FL1.Y.1.20261220UA123.USD35410")
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      "malformed offer id \(EchoedInput.quoted(text)): expected an id printed by 'search', like "
+        + "FL1.Y.1.20261220UA123.USD35410.\(OfferSignature.example)")
+    var parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 2, OfferSignature.isWellFormed(parts[parts.count - 1]) else {
+      throw parts[0] == "FL1" && parts.count >= 5 ? OfferSignature.missing(text, search: "search") : malformed
+    }
+    let signature = parts.removeLast()
     guard parts.count == 5 || parts.count == 6, parts[0] == "FL1", parts[1].count == 1,
       let cabin = Cabin(letter: Character(parts[1])), let adults = Int(parts[2]), (1...9).contains(adults),
       parts[2].count == 1
@@ -94,7 +110,7 @@ public struct FlightOfferID: Hashable, Sendable, Codable, CustomStringConvertibl
       digits.allSatisfy({ $0.isASCII && $0.isNumber }), let units = Int64(digits),
       let total = try? Money(minorUnits: units, currency: currency)
     else { throw malformed }
-    self.init(cabin: cabin, adults: adults, directions: directions, quotedTotal: total)
+    self.init(cabin: cabin, adults: adults, directions: directions, quotedTotal: total, signature: signature)
   }
 
   public func encode(to encoder: Encoder) throws {

@@ -13,10 +13,13 @@ public struct NightlyRate: Hashable, Sendable, Codable {
 }
 
 /// The parts of an offer id: which hotel, which room type, which stay, how many guests and rooms,
-/// and the quoted total in minor units. `book` re-prices the offer and compares (`price_changed`).
+/// the quoted total in minor units, and the signature. `book` checks the signature
+/// (`invalid_offer_id`), re-prices the offer and compares (`price_changed`).
 ///
-/// Text form (stable, parseable): `hof_<hotelId>_<roomType>_<YYYYMMDD>_<YYYYMMDD>_<guests>g<rooms>r_<total minor units><CUR>`,
-/// e.g. `hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR`.
+/// Text form (stable, parseable):
+/// `hof_<hotelId>_<roomType>_<YYYYMMDD>_<YYYYMMDD>_<guests>g<rooms>r_<total minor units><CUR>_<signature>`,
+/// e.g. `hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR_5d1e0c9b7a3f42e8b6d09a1c7e4f2b38`; the
+/// signature (``OfferSignature``) covers ``payload``, everything before it.
 public struct HotelOfferID: Hashable, Sendable, CustomStringConvertible {
   public var hotelId: String
   public var roomType: RoomType
@@ -26,11 +29,14 @@ public struct HotelOfferID: Hashable, Sendable, CustomStringConvertible {
   /// The quoted total (with taxes) in minor units of `currency`.
   public var quotedMinorUnits: Int64
   public var currency: String
+  /// The signature of ``payload`` (``OfferSignature``); empty until the backend signs the id.
+  public var signature: String
 
   public init(
     hotelId: String, roomType: RoomType, stay: DateRange, guests: Int, rooms: Int, quotedMinorUnits: Int64,
-    currency: String
+    currency: String, signature: String = ""
   ) {
+    self.signature = signature
     self.hotelId = hotelId
     self.roomType = roomType
     self.stay = stay
@@ -40,10 +46,13 @@ public struct HotelOfferID: Hashable, Sendable, CustomStringConvertible {
     self.currency = currency
   }
 
-  /// Parses the text form; nil when `text` is not an offer id.
+  /// Parses the text form; nil when `text` is not an offer id or has no well-formed signature
+  /// (whether the signature matches is the backend's check).
   public init?(_ text: String) {
-    let parts = text.split(separator: "_", omittingEmptySubsequences: false).map(String.init)
-    guard parts.count == 7, parts[0] == "hof", !parts[1].isEmpty, let roomType = RoomType(rawValue: parts[2]),
+    var parts = text.split(separator: "_", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count == 8, OfferSignature.isWellFormed(parts[7]) else { return nil }
+    let signature = parts.removeLast()
+    guard parts[0] == "hof", !parts[1].isEmpty, let roomType = RoomType(rawValue: parts[2]),
       let start = Self.date(parts[3]), let end = Self.date(parts[4]), let stay = DateRange(start: start, end: end)
     else { return nil }
     let occupancy = parts[5]
@@ -59,10 +68,14 @@ public struct HotelOfferID: Hashable, Sendable, CustomStringConvertible {
     else { return nil }
     self.init(
       hotelId: parts[1], roomType: roomType, stay: stay, guests: guests, rooms: rooms, quotedMinorUnits: minor,
-      currency: currency)
+      currency: currency, signature: signature)
   }
 
-  public var description: String {
+  /// The text form: ``payload``, then `_` and the signature.
+  public var description: String { signature.isEmpty ? payload : payload + "_" + signature }
+
+  /// What the signature covers: the text form without its signature.
+  public var payload: String {
     func compact(_ date: LocalDate) -> String {
       let (year, month, day) = date.components
       return String(year * 10_000 + month * 100 + day)

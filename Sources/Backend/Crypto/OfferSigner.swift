@@ -1,0 +1,218 @@
+import COpenSSL
+import Common
+import Foundation
+import Synchronization
+
+/// Makes offer ids tamper-evident: a search signs the text of every offer id it hands out, and
+/// `book` (and every re-quote) refuses an id whose signature does not match with
+/// `invalid_offer_id` (invalid input, exit 2), for flights, hotels and cars alike.
+///
+/// The signature is HMAC-SHA256 (RFC 2104, FIPS 198-1) through OpenSSL's `EVP_MAC`, computed over
+/// the id's text without its signature (every field the id carries: kind, product, dates,
+/// occupancy, quoted total and currency), truncated to its first 128 bits (RFC 2104 §5 and NIST
+/// SP 800-107 allow a truncated tag of at least half the output) and written as 32 lowercase
+/// hexadecimal digits, so an id stays letters, digits and `.` `_` `-` only. Tags are compared in
+/// constant time (`CRYPTO_memcmp`).
+///
+/// The key is 256 random bits (`RAND_bytes`) kept in ``keyFileName`` in the data directory,
+/// owner-only (`0600`), made on first use and shared by every process on that directory (two
+/// processes creating it at once end up with the same key: the file is linked into place
+/// atomically and the loser reads the winner's). The key belongs to the data directory, not to a
+/// client: a server signs and verifies with the key of its own data directory, and its clients
+/// never see it. An id signed by one data directory does not book in another.
+///
+/// - When the data directory cannot be written (read-only, another owner), searching still works:
+///   ids are then signed with a key made for the process alone (they book only in that process,
+///   which cannot book in such a directory anyway).
+/// - A key file that others may read (any group or other permission bit) is refused with
+///   `offer_key_insecure`, and one that is not 32 bytes with `offer_key_unusable`; both name the
+///   file and say what to do, and nothing is changed behind the user's back.
+public final class OfferSigner: Sendable {
+  /// The key file's name inside the data directory.
+  public static let keyFileName = "offer-signing.key"
+  /// Hexadecimal digits of a signature (128 bits).
+  public static let signatureLength = 32
+
+  private enum Source {
+    case file(String)
+    case fixed(Data)
+  }
+  private let source: Source
+  private let keyed = Mutex<KeyedMAC?>(nil)
+
+  /// A signer with the key of `dataDirectory/offer-signing.key`, read (or created) on first use.
+  public init(dataDirectory: URL) {
+    source = .file(dataDirectory.appendingPathComponent(Self.keyFileName).path)
+  }
+
+  /// A signer with the given key (at least 32 bytes).
+  /// - Throws: `offer_key_unusable` for a shorter key.
+  public init(key: Data) throws {
+    guard key.count >= 32 else {
+      throw ServiceError(.unavailable, code: "offer_key_unusable", message: "an offer signing key needs 32 bytes")
+    }
+    source = .fixed(key)
+  }
+
+  /// A signer with a random key made for this process and kept in memory: ids it signs book only
+  /// in this process. For engines without a data directory (tests, benchmarks, previews).
+  public static let processLocal: OfferSigner = {
+    // RAND_bytes fails only without any entropy source; the system generator (getrandom) then.
+    var generator = SystemRandomNumberGenerator()
+    let key = (try? Crypto.randomBytes(32)) ?? Data((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    return OfferSigner(source: .fixed(key))
+  }()
+
+  private init(source: Source) { self.source = source }
+
+  /// The signature of `payload` (the text of an id without its signature): 32 lowercase hex digits.
+  /// - Throws: `offer_key_insecure`, `offer_key_unusable` (the key file), `crypto_failed`.
+  public func signature(of payload: String) throws -> String {
+    try mac().tag(payload)
+  }
+
+  /// Whether `signature` is the signature of `payload` (constant-time comparison).
+  /// - Throws: as ``signature(of:)`` when the key cannot be read.
+  public func isValid(_ signature: String, for payload: String) throws -> Bool {
+    let expected = try self.signature(of: payload)
+    let given = Array(signature.utf8)
+    let wanted = Array(expected.utf8)
+    guard given.count == wanted.count else { return false }
+    return given.withUnsafeBytes { a in
+      wanted.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
+    }
+  }
+
+  /// Throws `invalid_offer_id` (invalid input, exit 2) unless `signature` signs `payload`.
+  /// - Parameters:
+  ///   - id: the whole id as given, for the message.
+  ///   - search: the command that makes such ids (`hotel search`), for the message.
+  public func verify(_ signature: String, for payload: String, id: String, search: String) throws {
+    guard try isValid(signature, for: payload) else {
+      throw ServiceError.invalid(
+        "invalid_offer_id",
+        "offer id \(EchoedInput.quoted(id)) was altered or made elsewhere: its signature does not match what it "
+          + "quotes (offer ids are signed by the data directory that searched); nothing was booked: use an id printed "
+          + "by '\(search)' with this data directory")
+    }
+  }
+
+  private func mac() throws -> KeyedMAC {
+    if let ready = keyed.withLock({ $0 }) { return ready }
+    let key: Data
+    switch source {
+    case .fixed(let fixed): key = fixed
+    case .file(let path): key = try Self.loadOrCreateKey(path)
+    }
+    let made = try KeyedMAC(key: key)
+    return keyed.withLock { current in
+      if let current { return current }
+      current = made
+      return made
+    }
+  }
+
+  // MARK: The key file
+
+  static func loadOrCreateKey(_ path: String) throws -> Data {
+    if let existing = try readKey(path) { return existing }
+    let key = try Crypto.randomBytes(32)
+    let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else {
+      let code = errno
+      // A directory this user cannot write (read-only, another owner): sign for this process only.
+      if [EACCES, EROFS, EPERM].contains(code) { return key }
+      throw unusable(path, String(cString: strerror(code)))
+    }
+    let written = key.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
+    fsync(fd)
+    _ = Foundation.close(fd)
+    defer { unlink(temporary) }
+    guard written == 32 else { throw unusable(path, "it could not be written in full") }
+    if link(temporary, path) != 0 && errno != EEXIST { throw unusable(path, String(cString: strerror(errno))) }
+    guard let stored = try readKey(path) else { throw unusable(path, "it vanished while being made") }
+    return stored
+  }
+
+  /// The key in `path`, nil when there is no such file.
+  private static func readKey(_ path: String) throws -> Data? {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      if errno == ENOENT { return nil }
+      throw unusable(path, String(cString: strerror(errno)))
+    }
+    let mode = info.st_mode & 0o777
+    if mode & 0o077 != 0 {
+      throw ServiceError(
+        .unavailable, code: "offer_key_insecure",
+        message: "the offer signing key \(path) may be read by others (mode \(String(mode, radix: 8))): anyone who "
+          + "reads it can forge offer ids. Make it owner-only (chmod 600 \(path)), or move it away to have a new "
+          + "key made (offer ids printed before then stop working: search again)")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw unusable(path, "it cannot be read")
+    }
+    guard data.count == 32 else { throw unusable(path, "it holds \(data.count) bytes, not a 32-byte key") }
+    return data
+  }
+
+  private static func unusable(_ path: String, _ reason: String) -> ServiceError {
+    ServiceError(
+      .unavailable, code: "offer_key_unusable",
+      message: "the offer signing key \(path) is unusable: \(reason). Move it away to have a new one made "
+        + "(offer ids printed before then stop working: search again)")
+  }
+}
+
+/// HMAC-SHA256 keyed once: each tag duplicates the keyed context (OpenSSL keeps the inner and
+/// outer digest states in it), so a tag costs two short SHA-256 runs and no key set-up.
+private final class KeyedMAC: @unchecked Sendable {
+  private let mac: OpaquePointer
+  /// Used only under `lock` (duplicated, never updated).
+  private let template: OpaquePointer
+  private let lock = NSLock()
+
+  init(key: Data) throws {
+    guard let mac = EVP_MAC_fetch(nil, "HMAC", nil) else { throw Crypto.failure("EVP_MAC_fetch(HMAC)") }
+    guard let context = EVP_MAC_CTX_new(mac) else {
+      EVP_MAC_free(mac)
+      throw Crypto.failure("EVP_MAC_CTX_new")
+    }
+    var digest = Array("SHA256".utf8CString)
+    let ready = digest.withUnsafeMutableBufferPointer { name in
+      var params = [
+        OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, name.baseAddress, 0), OSSL_PARAM_construct_end(),
+      ]
+      return key.withUnsafeBytes {
+        EVP_MAC_init(context, $0.bindMemory(to: UInt8.self).baseAddress, $0.count, &params)
+      }
+    }
+    guard ready == 1 else {
+      EVP_MAC_CTX_free(context)
+      EVP_MAC_free(mac)
+      throw Crypto.failure("EVP_MAC_init(HMAC-SHA256)")
+    }
+    self.mac = mac
+    self.template = context
+  }
+
+  deinit {
+    EVP_MAC_CTX_free(template)
+    EVP_MAC_free(mac)
+  }
+
+  /// The first 16 bytes of HMAC-SHA256(key, payload), as 32 lowercase hex digits.
+  func tag(_ payload: String) throws -> String {
+    guard let context = lock.withLock({ EVP_MAC_CTX_dup(template) }) else { throw Crypto.failure("EVP_MAC_CTX_dup") }
+    defer { EVP_MAC_CTX_free(context) }
+    var output = [UInt8](repeating: 0, count: 32)
+    var length = 0
+    let bytes = Array(payload.utf8)
+    let ok =
+      bytes.withUnsafeBufferPointer { EVP_MAC_update(context, $0.baseAddress, $0.count) } == 1
+      && EVP_MAC_final(context, &output, &length, 32) == 1
+    guard ok, length == 32 else { throw Crypto.failure("HMAC-SHA256") }
+    return Crypto.hex(Data(output.prefix(16)))
+  }
+}
