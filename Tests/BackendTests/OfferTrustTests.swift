@@ -199,6 +199,27 @@ import Testing
         != FileManager.default.contents(atPath: path))
   }
 
+  @Test func signingKey_missingOrReadOnlyDirectory_writesNothing_thenIsSavedWhenItCanBe() throws {
+    let parent = TemporaryDirectory()
+    let data = parent.url.appendingPathComponent("data")
+    let signature = try OfferSigner(dataDirectory: data).signature(of: "FL1.Y.1.20261220UA1478.USD35162")
+    #expect(!FileManager.default.fileExists(atPath: data.path))
+    // Another signer of this process on that directory (the app's booking after its search) agrees.
+    #expect(try OfferSigner(dataDirectory: data).isValid(signature, for: "FL1.Y.1.20261220UA1478.USD35162"))
+    // Once the directory exists (a sign-up made it), that key is saved as the directory's.
+    try DataDirectory.prepare(data)
+    #expect(try OfferSigner(dataDirectory: data).isValid(signature, for: "FL1.Y.1.20261220UA1478.USD35162"))
+    let key = data.appendingPathComponent(OfferSigner.keyFileName).path
+    #expect((try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    // A directory its owner made read-only gets nothing written, even for root.
+    let readOnly = parent.url.appendingPathComponent("read-only")
+    try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: false)
+    #expect(chmod(readOnly.path, 0o500) == 0)
+    defer { chmod(readOnly.path, 0o700) }
+    _ = try OfferSigner(dataDirectory: readOnly).signature(of: "x")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: readOnly.path).isEmpty)
+  }
+
   @Test func signingKey_othersCanRead_orOfAnotherSize_isReported_neverChanged() throws {
     let path = backend.directory.url.appendingPathComponent(OfferSigner.keyFileName).path
     _ = try backend.services.offerSigner.signature(of: "x")

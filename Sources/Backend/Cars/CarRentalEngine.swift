@@ -297,13 +297,14 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   /// (duplicate rule, the car, the charge, the reservation).
   public func book(_ request: CarBookingRequest) throws -> Reservation {
     let id = try CarOfferID(parsing: request.offerID)
-    try signer.verify(id.signature, for: id.payload, id: request.offerID, search: "car-rental search")
     // The name rule of every booking kind (Common's PassengerName): letters, two words at least.
     let driver = try PassengerName(parsing: request.driverName, option: "driver", code: "invalid_driver").description
     guard let ledger else {
       throw ServiceError(.unavailable, code: "no_backend", message: "booking needs the reservations store")
     }
+    // Signed out first (as hotels): the key of a data directory without one is made at sign-up.
     guard let token = token() else { throw ServiceError.notSignedIn }
+    try signer.verify(id.signature, for: id.payload, id: request.offerID, search: "car-rental search")
     let fields = [
       "offerId": request.offerID, "driver": driver, "allowDuplicate": String(request.allowDuplicate),
     ]

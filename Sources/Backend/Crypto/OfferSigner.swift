@@ -21,9 +21,12 @@ import Synchronization
 /// client: a server signs and verifies with the key of its own data directory, and its clients
 /// never see it. An id signed by one data directory does not book in another.
 ///
-/// - When the data directory cannot be written (read-only, another owner), searching still works:
-///   ids are then signed with a key made for the process alone (they book only in that process,
-///   which cannot book in such a directory anyway).
+/// - Searches write nothing where nothing may be written (``DataDirectory``): in a data directory
+///   that does not exist yet, or that is read-only (its owner removed the write bit, or this user
+///   may not write there), ids are signed with a key kept in memory for that directory by this
+///   process. They book in this process (the interactive app: a sign-up there creates the
+///   directory, and the key is then saved as the directory's, so the offers on screen stay
+///   bookable), not in a later command: search again once the directory exists.
 /// - A key file that others may read (any group or other permission bit) is refused with
 ///   `offer_key_insecure`, and one that is not 32 bytes with `offer_key_unusable`; both name the
 ///   file and say what to do, and nothing is changed behind the user's back.
@@ -34,15 +37,22 @@ public final class OfferSigner: Sendable {
   public static let signatureLength = 32
 
   private enum Source {
-    case file(String)
+    /// The data directory and its key file.
+    case file(directory: URL, path: String)
     case fixed(Data)
   }
   private let source: Source
-  private let keyed = Mutex<KeyedMAC?>(nil)
+  /// The key in use, and whether it is the saved one (else held in memory until it can be saved).
+  private let keyed = Mutex<(mac: KeyedMAC, saved: Bool)?>(nil)
+
+  /// The keys this process signs with in data directories where it could not save one yet
+  /// (missing or read-only), by key file path: every signer of the process on that directory
+  /// shares it, and the first that can save a key saves this one.
+  private static let unsavedKeys = Mutex<[String: Data]>([:])
 
   /// A signer with the key of `dataDirectory/offer-signing.key`, read (or created) on first use.
   public init(dataDirectory: URL) {
-    source = .file(dataDirectory.appendingPathComponent(Self.keyFileName).path)
+    source = .file(directory: dataDirectory, path: dataDirectory.appendingPathComponent(Self.keyFileName).path)
   }
 
   /// A signer with the given key (at least 32 bytes).
@@ -92,39 +102,50 @@ public final class OfferSigner: Sendable {
       throw ServiceError.invalid(
         "invalid_offer_id",
         "offer id \(EchoedInput.quoted(id)) was altered or made elsewhere: its signature does not match what it "
-          + "quotes (offer ids are signed by the data directory that searched); nothing was booked: use an id printed "
-          + "by '\(search)' with this data directory")
+          + "quotes (offer ids are signed by the data directory that searched, and a search made before that "
+          + "directory existed signs for its own process only); nothing was booked: use an id printed by "
+          + "'\(search)' with this data directory")
     }
   }
 
   private func mac() throws -> KeyedMAC {
-    if let ready = keyed.withLock({ $0 }) { return ready }
-    let key: Data
+    if let ready = keyed.withLock({ $0 }), ready.saved { return ready.mac }
     switch source {
-    case .fixed(let fixed): key = fixed
-    case .file(let path): key = try Self.loadOrCreateKey(path)
-    }
-    let made = try KeyedMAC(key: key)
-    return keyed.withLock { current in
-      if let current { return current }
-      current = made
+    case .fixed(let key):
+      let made = try KeyedMAC(key: key)
+      keyed.withLock { $0 = (made, true) }
+      return made
+    case .file(let directory, let path):
+      let (key, saved) = try Self.loadOrCreateKey(path, directory: directory)
+      if let ready = keyed.withLock({ $0 }), ready.saved == saved, ready.mac.key == key { return ready.mac }
+      let made = try KeyedMAC(key: key)
+      keyed.withLock { $0 = (made, saved) }
       return made
     }
   }
 
   // MARK: The key file
 
-  static func loadOrCreateKey(_ path: String) throws -> Data {
-    if let existing = try readKey(path) { return existing }
-    let key = try Crypto.randomBytes(32)
+  /// The key of the data directory: read from `path`; else, when the directory exists and may be
+  /// written, made (the key this process already signed with there, or 32 new random bytes) and
+  /// saved owner-only; else this process's unsaved key for it. `saved` tells which.
+  static func loadOrCreateKey(_ path: String, directory: URL) throws -> (key: Data, saved: Bool) {
+    if let existing = try readKey(path) { return (existing, true) }
+    let status = DataDirectory.status(of: directory)
+    guard status.exists, status.isDirectory, status.canWrite, !status.ownerMadeReadOnly else {
+      return (
+        try unsavedKeys.withLock { keys in
+          if let key = keys[path] { return key }
+          let key = try Crypto.randomBytes(32)
+          keys[path] = key
+          return key
+        }, false
+      )
+    }
+    let key = try unsavedKeys.withLock { $0[path] } ?? Crypto.randomBytes(32)
     let temporary = path + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else {
-      let code = errno
-      // A directory this user cannot write (read-only, another owner): sign for this process only.
-      if [EACCES, EROFS, EPERM].contains(code) { return key }
-      throw unusable(path, String(cString: strerror(code)))
-    }
+    guard fd >= 0 else { throw unusable(path, String(cString: strerror(errno))) }
     let written = key.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) }
     fsync(fd)
     _ = Foundation.close(fd)
@@ -132,7 +153,8 @@ public final class OfferSigner: Sendable {
     guard written == 32 else { throw unusable(path, "it could not be written in full") }
     if link(temporary, path) != 0 && errno != EEXIST { throw unusable(path, String(cString: strerror(errno))) }
     guard let stored = try readKey(path) else { throw unusable(path, "it vanished while being made") }
-    return stored
+    _ = unsavedKeys.withLock { $0.removeValue(forKey: path) }
+    return (stored, true)
   }
 
   /// The key in `path`, nil when there is no such file.
@@ -168,6 +190,8 @@ public final class OfferSigner: Sendable {
 /// HMAC-SHA256 keyed once: each tag duplicates the keyed context (OpenSSL keeps the inner and
 /// outer digest states in it), so a tag costs two short SHA-256 runs and no key set-up.
 private final class KeyedMAC: @unchecked Sendable {
+  /// The key (to tell whether a cached context is still the key of the directory).
+  let key: Data
   private let mac: OpaquePointer
   /// Used only under `lock` (duplicated, never updated).
   private let template: OpaquePointer
@@ -195,6 +219,7 @@ private final class KeyedMAC: @unchecked Sendable {
     }
     self.mac = mac
     self.template = context
+    self.key = key
   }
 
   deinit {
