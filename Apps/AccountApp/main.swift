@@ -14,6 +14,7 @@ let environment: AccountEnvironment.Factory = { context in
 let root = AccountCommands.root(name: "account", environment: environment)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
-    [try AccountScreens.feature(context: context, environment: environment)]
+    let session = try BackendServices.accountSession(dataDirectory: context.dataDirectory)
+    return [try AccountScreens.feature(context: context, environment: environment, session: session)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -11,7 +11,7 @@ let services = BookingServices(
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
-    let payer = try BackendServices.bookingAccount(dataDirectory: context.dataDirectory)
-    return [try BookingScreens.feature(services: services, account: payer, context: context)]
+    let session = try BackendServices.accountSession(dataDirectory: context.dataDirectory)
+    return [try BookingScreens.feature(services: services, session: session, context: context)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -9,7 +9,7 @@ let environment = CarRentalEnvironment(service: CarRentalWiring.service(context:
 let root = CarRentalCommands.root(name: "car-rental", environment: environment)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
-    let payer = try BackendServices.bookingAccount(dataDirectory: context.dataDirectory)
-    return [try CarRentalScreens.feature(environment: environment, context: context, account: payer)]
+    let session = try BackendServices.accountSession(dataDirectory: context.dataDirectory)
+    return [try CarRentalScreens.feature(environment: environment, context: context, session: session)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

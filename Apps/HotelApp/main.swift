@@ -9,7 +9,7 @@ let environment = HotelEnvironment(service: { try HotelBackend.service(dataDirec
 let root = HotelCommands.root(name: "hotel", environment: environment)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
-    let payer = try BackendServices.bookingAccount(dataDirectory: context.dataDirectory)
-    return [try HotelScreens.feature(environment: environment, context: context, account: payer)]
+    let session = try BackendServices.accountSession(dataDirectory: context.dataDirectory)
+    return [try HotelScreens.feature(environment: environment, context: context, session: session)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

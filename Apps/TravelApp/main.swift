@@ -39,13 +39,13 @@ let root = Command(
 )
 // No command on a terminal: the interactive app, one tab per feature, opening on Flights.
 let app = root.openingInteractiveApp { context in
-  // Who pays in a booking screen (every tab): the session and cards of the context's store.
-  let payer = try BackendServices.bookingAccount(dataDirectory: context.dataDirectory)
+  // The one session every tab and the header follow (who pays in a booking screen, the Account tab).
+  let session = try BackendServices.accountSession(dataDirectory: context.dataDirectory)
   return [
-    try BookingScreens.feature(services: flightServices, account: payer, context: context),
-    try HotelScreens.feature(environment: hotelEnvironment, context: context, account: payer),
-    try CarRentalScreens.feature(environment: carEnvironment, context: context, account: payer),
-    try AccountScreens.feature(context: context, environment: accountEnvironment),
+    try BookingScreens.feature(services: flightServices, session: session, context: context),
+    try HotelScreens.feature(environment: hotelEnvironment, context: context, session: session),
+    try CarRentalScreens.feature(environment: carEnvironment, context: context, session: session),
+    try AccountScreens.feature(context: context, environment: accountEnvironment, session: session),
   ]
 }
 exit(CommandLineTool(root: app).run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -79,6 +79,7 @@ public enum BookingCommands {
         .option("adults", "N", help: "Adult passengers, 1–9.", default: "1"),
         .option("cabin", "CABIN", help: "economy, premium, business or first.", default: "economy"),
         .option("max-stops", "N", help: "Most connections per direction: 0, 1 or 2.", default: "1"),
+        .option("carrier", "CODE", help: "Only offers flown (at least in part) by this airline, e.g. LH."),
         .option("sort", "ORDER", help: "price, duration or departure.", default: "price"),
         .option("limit", "N", help: "Most offers shown, 1–1000.", default: "50"),
         .option(
@@ -110,6 +111,7 @@ public enum BookingCommands {
     let adults = try wholeNumber(invocation, "adults", in: 1...9, default: 1, code: "invalid_adults")
     let cabin = try invocation.value("cabin").map(Cabin.parse) ?? .economy
     let maxStops = try wholeNumber(invocation, "max-stops", in: 0...2, default: 1, code: "invalid_max_stops")
+    let carrier = invocation.value("carrier").map { $0.trimmingCharacters(in: .whitespaces).uppercased() }
     let sort = try invocation.value("sort").map(FlightSortOrder.parse) ?? .price
     let limit = try wholeNumber(invocation, "limit", in: 1...1000, default: 50, code: "invalid_limit")
     let currency = try invocation.value("currency").map {
@@ -117,7 +119,7 @@ public enum BookingCommands {
     }
     return FlightSearchRequest(
       origin: origin, destination: destination, departureDate: date, returnDate: returnDate, adults: adults,
-      cabin: cabin, maxStops: maxStops, sort: sort, limit: limit, currency: currency)
+      cabin: cabin, maxStops: maxStops, carrier: carrier, sort: sort, limit: limit, currency: currency)
   }
 
   static func wholeNumber(

@@ -10,6 +10,9 @@ import Foundation
 /// - ``signOut()`` forgets the session (as `account logout` in another shell would);
 ///   ``endSession()`` keeps a token the service no longer accepts, so `cards` fails with
 ///   `session_expired`; ``signInElsewhere()`` is a sign-in made in another tab or shell.
+/// - Every change (those, a sign-in or sign-out through the account, ``setCards(_:)``) bumps the
+///   account's ``BookingAccount/revision``, as a write to the store would; ``signOuts`` counts the
+///   sign-outs made through the account.
 public final class MemoryBookingAccount: @unchecked Sendable {
   public static let email = "ada@example.com"
   public static let password = "correct horse"
@@ -20,21 +23,39 @@ public final class MemoryBookingAccount: @unchecked Sendable {
   private var storedToken: String?
   private var storedCards: [PaymentCard]
   private var signInCount = 0
+  private var signOutCount = 0
+  private var changes = 0
   private let currency: String
+  private var home: String?
 
-  public init(signedIn: Bool = false, cards: [PaymentCard] = [.visa, .mastercard], currency: String = "USD") {
+  public init(
+    signedIn: Bool = false, cards: [PaymentCard] = [.visa, .mastercard], currency: String = "USD",
+    homeAirport: String? = nil
+  ) {
     storedToken = signedIn ? Self.token : nil
     storedCards = cards
     self.currency = currency
+    home = homeAirport
   }
 
   /// How many sign-ins succeeded.
   public var signIns: Int { lock.withLock { signInCount } }
+  /// How many sign-outs were made through the account.
+  public var signOuts: Int { lock.withLock { signOutCount } }
 
-  public func signOut() { lock.withLock { storedToken = nil } }
-  public func endSession() { lock.withLock { storedToken = "expired" } }
-  public func signInElsewhere() { lock.withLock { storedToken = Self.token } }
-  public func setCards(_ cards: [PaymentCard]) { lock.withLock { storedCards = cards } }
+  public func signOut() { change { storedToken = nil } }
+  public func endSession() { change { storedToken = "expired" } }
+  public func signInElsewhere() { change { storedToken = Self.token } }
+  public func setCards(_ cards: [PaymentCard]) { change { storedCards = cards } }
+  /// Sets the home airport preference (nil: none).
+  public func setHomeAirport(_ code: String?) { change { home = code } }
+
+  private func change(_ body: () -> Void) {
+    lock.withLock {
+      body()
+      changes += 1
+    }
+  }
 
   public var account: BookingAccount {
     BookingAccount(
@@ -45,6 +66,7 @@ public final class MemoryBookingAccount: @unchecked Sendable {
         }
         return lock.withLock {
           signInCount += 1
+          changes += 1
           storedToken = Self.token
           return Session(token: Self.token, expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
         }
@@ -58,9 +80,18 @@ public final class MemoryBookingAccount: @unchecked Sendable {
         }
       },
       profile: { _ in UserProfile(firstName: "Ada", lastName: "Lovelace", email: Self.email) },
-      preferences: { [currency] _ in
-        Preferences(currencyCode: currency, language: "en", appearance: .system, homeAirport: nil)
-      })
+      preferences: { [self] _ in
+        lock.withLock {
+          Preferences(currencyCode: currency, language: "en", appearance: .system, homeAirport: home)
+        }
+      },
+      signOut: { [self] (_: String) in
+        change {
+          signOutCount += 1
+          storedToken = nil
+        }
+      },
+      revision: { [self] in lock.withLock { "\(changes)" } })
   }
 }
 

@@ -30,21 +30,25 @@ import Testing
 
   let queue = ManualQueue()
 
-  final class TokenBox {
-    var token: String?
-  }
-
   func makeApp(token: String? = nil) -> (InteractiveApp, AccountScreen, TokenBox) {
     let box = TokenBox()
     box.token = token
-    let store = AccountSessionStore(read: { box.token }, write: { box.token = $0 }, delete: { box.token = nil })
-    let screen = AccountScreen(client: services.client(scheduler), session: store)
+    let session = AccountSession(
+      account: services.bookingAccount(box), mainQueue: scheduler.eraseToAnyScheduler(),
+      workQueue: scheduler.eraseToAnyScheduler())
+    let (app, screen) = makeApp(session: session)
+    return (app, screen, box)
+  }
+
+  /// The Account tab over `session` (shared with other screens of the same app).
+  func makeApp(session: AccountSession) -> (InteractiveApp, AccountScreen) {
+    let screen = AccountScreen(client: services.client(scheduler), session: session)
     let app = InteractiveApp(
       name: "account", tabs: [AppTab("Account", root: screen)], backend: backend, schedule: { [queue] in queue.add($0) }
     )
     app.follow(status: screen.status)
     settle()
-    return (app, screen, box)
+    return (app, screen)
   }
 
   /// Delivers the services' answers and the shell's queued work until nothing is left.
@@ -92,7 +96,7 @@ import Testing
     type("wrong password", into: app)
     app.handle(.enter)
     settle()
-    #expect(frame(app).contains("email or password is wrong"))
+    #expect(frame(app).contains("Email or password is wrong: check both and try again."))
     #expect(screen.token == nil)
   }
 
@@ -249,5 +253,47 @@ import Testing
     #expect(screen.token == nil)
     #expect(box.token == nil)
     #expect(app.status == nil)
+  }
+
+  /// One session for the Account tab and a booking's checkout (#14): signing in from the
+  /// booking's sign-in sheet shows the home and the greeting here; signing out here signs the
+  /// booking out, and its checkout says so.
+  @Test func signInFromABookingSheet_showsHere_andSignOutHereSignsTheBookingOut() throws {
+    _ = try services.signUp(email: "ada@example.com", password: "correct horse", firstName: "Ada", lastName: "Lovelace")
+    let box = TokenBox()
+    let session = AccountSession(
+      account: services.bookingAccount(box), mainQueue: scheduler.eraseToAnyScheduler(),
+      workQueue: scheduler.eraseToAnyScheduler())
+    let (app, screen) = makeApp(session: session)
+    let checkout = CheckoutModel(session: session)
+    #expect(frame(app).contains("Sign in"))
+    checkout.signIn(email: "ada@example.com", password: "correct horse")
+    let home = frame(app)
+    #expect(screen.token != nil)
+    #expect(app.status == "Welcome, Ada Lovelace")
+    #expect(home.contains("Welcome, Ada Lovelace") && home.contains("Sign out"))
+
+    app.handle(.end)
+    app.handle(.enter)  // Sign out
+    let form = frame(app)
+    #expect(box.token == nil)
+    #expect(app.status == nil)
+    #expect(form.contains("Signed out."))
+    #expect(checkout.payer == .signedOut)
+  }
+
+  /// `account` alone (#14): Esc in the sign-in form leaves the field, so `q` quits; Enter comes back.
+  @Test func signInForm_escLeavesTheField_thenQQuits() throws {
+    let (app, screen, _) = makeApp()
+    type("ada@example.com", into: app)
+    #expect(screen.isEditingText)
+    app.handle(.escape)
+    #expect(!screen.isEditingText)
+    #expect(app.footerHints.contains(KeyHint("q", "quit")))
+    app.handle(.enter)  // back into the field
+    #expect(screen.isEditingText)
+    app.handle(.escape)
+    app.handle(.character("q"))
+    #expect(app.exitStatus == 0)
   }
 }

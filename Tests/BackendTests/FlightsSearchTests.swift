@@ -55,6 +55,32 @@ import Testing
     }
   }
 
+  /// #14: the carrier filter applies before the limit, so a filtered search finds that airline's
+  /// best offers even where none of them is among the best overall.
+  @Test func carrierFilter_appliesBeforeTheLimit_roundTripsIncluded() throws {
+    let back = FlightsFixtures.date(37)
+    let all = try engine.search(
+      FlightSearchRequest(
+        origin: "LON", destination: "NYC", departureDate: date, returnDate: back, maxStops: 1, limit: 5))
+    let carriers = Set(all.flatMap(\.carriers))
+    let everyone = try engine.search(
+      FlightSearchRequest(
+        origin: "LON", destination: "NYC", departureDate: date, returnDate: back, maxStops: 1, limit: 1000))
+    let other = try #require(
+      Set(everyone.flatMap(\.carriers)).subtracting(carriers).sorted().first, "an airline outside the best five")
+    let filtered = try engine.search(
+      FlightSearchRequest(
+        origin: "LON", destination: "NYC", departureDate: date, returnDate: back, maxStops: 1, carrier: other, limit: 5)
+    )
+    #expect(!filtered.isEmpty)
+    #expect(filtered.allSatisfy { $0.carriers.contains(other) })
+    #expect(filtered.map(\.price.amount) == filtered.map(\.price.amount).sorted())
+    #expect(throws: ServiceError.self) {
+      try engine.search(
+        FlightSearchRequest(origin: "LON", destination: "NYC", departureDate: date, carrier: "lufthansa"))
+    }
+  }
+
   @Test func resultSet_keepsEveryNonstopAndDropsDominatedConnections() throws {
     let offers = try engine.search(
       FlightSearchRequest(origin: "LHR", destination: "JFK", departureDate: date, maxStops: 2, limit: 1000))

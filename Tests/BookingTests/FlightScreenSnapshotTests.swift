@@ -20,14 +20,27 @@ import Testing
   /// The accounts behind ``environment(signedIn:)`` (one test's, so a test can sign out meanwhile).
   let signedInAccount = MemoryBookingAccount(signedIn: true)
   let signedOutAccount = MemoryBookingAccount(signedIn: false)
+  /// The sessions of those accounts (one app's session each).
+  let signedInSession: AccountSession
+  let signedOutSession: AccountSession
+
+  init() {
+    signedInSession = AccountSession(
+      account: signedInAccount.account, mainQueue: scheduler.eraseToAnyScheduler(),
+      workQueue: scheduler.eraseToAnyScheduler())
+    signedOutSession = AccountSession(
+      account: signedOutAccount.account, mainQueue: scheduler.eraseToAnyScheduler(),
+      workQueue: scheduler.eraseToAnyScheduler())
+  }
 
   func environment(signedIn: Bool = true) -> FlightScreenEnvironment {
-    let account = (signedIn ? signedInAccount : signedOutAccount).account
+    let session = signedIn ? signedInSession : signedOutSession
+    let account = session.account
     return FlightScreenEnvironment(
       views: FlightsViewEnvironment(
         flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
         mainQueue: scheduler.eraseToAnyScheduler(), backgroundQueue: scheduler.eraseToAnyScheduler()),
-      account: account, today: Self.today)
+      session: session, today: Self.today)
   }
 
   func app(_ root: any Screen) -> InteractiveApp {
@@ -375,7 +388,7 @@ import Testing
     try assertSnapshot(frame(app), named: "results-duration-nonstop")
     press(app, [.character("f"), .character("c"), .character("c")])  // at most 1 stop, carrier AA then B6
     let screen = try #require(app.currentScreen as? FlightResultsScreen)
-    #expect(screen.carrierFilter == "B6")
+    #expect(screen.model.carrierFilter == "B6")
     #expect(screen.model.rows.map(\.carriers) == ["B6"])
   }
 
@@ -482,7 +495,7 @@ import Testing
     booking.failure = ServiceError.refused("sold_out", "sold out: no seats left on DL 1200")
     type(app, "Ada Lovelace")
     press(app, [.enter])
-    #expect(frame(app).contains("sold out: no seats left on DL 1200"))
+    #expect(frame(app).contains("Sold out: no seats left on DL 1200"))
     #expect(app.currentScreen is FlightBookingScreen)
   }
 
@@ -586,7 +599,8 @@ import Testing
   }
 
   @Test func factory_rootIsTheSearchForm() {
-    let root = BookingScreens.root(environment: environment().views, account: environment().account, today: Self.today)
+    let root = BookingScreens.root(
+      environment: environment().views, session: environment().session, today: Self.today)
     #expect(root is FlightSearchScreen)
     #expect(root.title == "Flights")
   }
@@ -634,7 +648,7 @@ final class ScreenFlights: FlightSearching, @unchecked Sendable {
     guard request.destination == "JFK" else { return [] }
     let offers = Self.offers(on: request.departureDate, adults: request.adults, cabin: request.cabin)
       .filter { $0.maxStopsPerDirection <= request.maxStops }
-    guard let back = request.returnDate else { return offers }
+    guard let back = request.returnDate else { return offers.served(for: request) }
     // Round trips: each outbound with the evening UA flight home.
     let home = Self.offer(
       back, [("UA", 1479, "JFK", "SFO", 18, 0, 390, "757")], fare: 0, adults: request.adults, cabin: request.cabin)
@@ -645,7 +659,7 @@ final class ScreenFlights: FlightSearching, @unchecked Sendable {
       trip.id.directions.append(home.id.directions[0])
       trip.id.quotedTotal = trip.fare.total
       return trip
-    }
+    }.served(for: request)
   }
 
   func offer(_ id: FlightOfferID) throws -> FlightOffer {

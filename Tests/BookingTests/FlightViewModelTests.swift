@@ -93,7 +93,7 @@ import Testing
     model.textChanged("broken")
     main.advance(by: .milliseconds(300))
     settle()
-    #expect(errors.values.last == "the airport index is unavailable")
+    #expect(errors.values.last == "The airport index is unavailable")
     model.textChanged("zur")
     main.advance(by: .milliseconds(300))
     settle()
@@ -125,13 +125,53 @@ import Testing
     let model = FlightSearchViewModel(environment: environment())
     model.origin.textChanged("SFO")
     model.destination.textChanged("JFK")
-    #expect(model.validationMessage == "enter a departure date (YYYY-MM-DD, or Enter for the calendar)")
+    #expect(model.validationMessage == "Enter a departure date (YYYY-MM-DD, or Enter for the calendar).")
     model.departureDateChanged("2026-12")
     #expect(
-      model.validationMessage == "invalid departure date \"2026-12\": expected a real date YYYY-MM-DD, like 2026-12-20")
+      model.validationMessage
+        == "The departure date \"2026-12\" is not a date: type YYYY-MM-DD, like 2026-12-20, or press Enter for the "
+        + "calendar.")
+    #expect(model.problems[.depart] == model.validationMessage)
     model.departureDateChanged(" ")
-    #expect(model.validationMessage == "enter a departure date (YYYY-MM-DD, or Enter for the calendar)")
+    #expect(model.validationMessage == "Enter a departure date (YYYY-MM-DD, or Enter for the calendar).")
     #expect(!model.isSearchEnabled)
+  }
+
+  /// #14: a past departure is refused as it is typed, in the form's words — never later, on the
+  /// results, with the command line's `--date`.
+  @Test func pastOrFarDates_areRefusedAsTyped_inTheFormsWords() {
+    let today = LocalDate("2026-12-01")!
+    let model = FlightSearchViewModel(environment: environment(), today: today)
+    model.origin.textChanged("SFO")
+    model.destination.textChanged("JFK")
+    model.departureDateChanged("2026-11-30")
+    #expect(
+      model.problems[.depart] == "The departure date 2026-11-30 is in the past: choose today (2026-12-01) or later.")
+    #expect(!model.isSearchEnabled)
+    model.searchTapped()
+    #expect(flights.searches.isEmpty)  // nothing asked
+    model.departureDateChanged("2027-12-01")
+    #expect(model.problems[.depart]?.contains("more than 330 days ahead: choose a date up to 2027-10-27") == true)
+    model.departureDateChanged("2026-12-20")
+    model.returnDateChanged("2026-11-20")
+    #expect(model.problems[.back] == "The return date 2026-11-20 is in the past: choose today (2026-12-01) or later.")
+    model.returnDateChanged("")
+    #expect(model.problems.isEmpty && model.isSearchEnabled)
+    for message in [model.problems[.depart], model.validationMessage].compactMap({ $0 }) {
+      #expect(!message.contains("--"))
+    }
+  }
+
+  /// #14: a service error reaches the screen in its words (no `--date`, no `--from`).
+  @Test func serviceErrors_areWordedForTheScreen() {
+    let message = ScreenText.message(
+      for: .invalid("date_in_past", "--date 2026-11-30 is in the past: expected today (2026-12-01) or later"),
+      fields: FlightSearchViewModel.fieldNames)
+    #expect(message == "The departure date 2026-11-30 is in the past: expected today (2026-12-01) or later")
+    let same = ScreenText.message(
+      for: .invalid("same_place", "--from \"LON\" and --to \"LHR\" are the same place: expected two different places"),
+      fields: FlightSearchViewModel.fieldNames)
+    #expect(same == "From \"LON\" and To \"LHR\" are the same place: expected two different places")
   }
 
   @Test func results_sortAndFilterByStopsAndCarrier() {
@@ -147,13 +187,45 @@ import Testing
     #expect(rows.values.last?.map(\.offer.outbound.segments[0].flight.code) == ["LH778", "QF6", "EK46"])
     #expect(model.carriers == ["EK", "LH", "QF"])
     model.sortChanged(.duration)
+    settle()
     #expect(model.rows.map(\.offer.outbound.segments[0].flight.code) == ["QF6", "LH778", "EK46"])
     model.stopsFilterChanged(0)
+    settle()
     #expect(model.rows.map(\.stops) == ["nonstop"])
     model.stopsFilterChanged(nil)
     model.carrierFilterChanged("EK")
+    settle()
     #expect(model.rows.map(\.stops) == ["1 stop via DXB"])
     #expect(model.rows.first?.price == "$1,500.00")
+    #expect(model.carriers == ["EK", "LH", "QF"])  // the search's carriers, not the filtered rows'
+  }
+
+  /// #14: sorting and filtering ask the service with the sort and filters in the request (so they
+  /// see every offer of the search, not the first part of it), and a new search starts without them.
+  @Test func filtersAskForEveryOffer_andANewSearchResetsThem() {
+    let model = FlightSearchViewModel(environment: environment())
+    model.origin.textChanged("FRA")
+    model.destination.textChanged("SYD")
+    model.departureDateChanged(StubFlights.day(30).description)
+    model.maxStopsChanged(2)
+    model.searchTapped()
+    settle()
+    #expect(flights.searches.last?.limit == FlightSearchRequest.maximumLimit)
+    model.stopsFilterChanged(0)
+    model.carrierFilterChanged("QF")
+    model.sortChanged(.duration)
+    settle()
+    let filtered = flights.searches.last
+    #expect(filtered?.maxStops == 0 && filtered?.carrier == "QF" && filtered?.sort == .duration)
+    #expect(filtered?.limit == FlightSearchRequest.maximumLimit)
+    #expect(model.rows.map(\.carriers) == ["QF"])
+
+    model.searchTapped()  // a new search: no filters, by price
+    settle()
+    let fresh = flights.searches.last
+    #expect(fresh?.maxStops == 2 && fresh?.carrier == nil && fresh?.sort == .price)
+    #expect(model.stopsFilter == nil && model.carrierFilter == nil && model.sort == .price)
+    #expect(model.rows.count == 3)
   }
 
   @Test func results_pricedInTheTravellersCurrency_readAtEachSearch() {
@@ -184,7 +256,7 @@ import Testing
     model.departureDateChanged(StubFlights.day(30).description)
     model.searchTapped()
     settle()
-    #expect(model.errorMessage?.contains("unknown airport \"XXQ\"") == true)
+    #expect(model.errorMessage?.contains("Unknown airport \"XXQ\"") == true)
     #expect(model.rows.isEmpty)
   }
 
@@ -328,12 +400,12 @@ final class ScriptedFlights: FlightSearching, @unchecked Sendable {
       Self.offer(day, [("QF", 6, "FRA", "SYD", 1000)], layover: 0, price: 1200),
       Self.offer(day, [("EK", 46, "FRA", "DXB", 360), ("EK", 412, "DXB", "SYD", 840)], layover: 300, price: 1500),
     ]
-    guard let currency = request.currency else { return offers }
+    guard let currency = request.currency else { return offers.served(for: request) }
     return try offers.map {
       try $0.priced(
         fare: Money(amount: $0.perPassenger.fare.amount, currency: currency),
         taxes: Money(amount: $0.perPassenger.taxesAndFees.amount, currency: currency))
-    }
+    }.served(for: request)
   }
 
   func offer(_ id: FlightOfferID) throws -> FlightOffer {

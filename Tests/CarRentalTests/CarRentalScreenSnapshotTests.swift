@@ -16,10 +16,16 @@ import Testing
   let backend = TestBackend(width: 80, height: 24)
 
   let account = MemoryBookingAccount(signedIn: true)
+  let session: AccountSession
+
+  init() {
+    session = AccountSession(
+      account: account.account, mainQueue: scheduler.eraseToAnyScheduler(), workQueue: scheduler.eraseToAnyScheduler())
+  }
 
   var environment: CarRentalViewEnvironment {
     CarRentalViewEnvironment(
-      service: service, account: account.account, mainQueue: scheduler.eraseToAnyScheduler(),
+      service: service, session: session, mainQueue: scheduler.eraseToAnyScheduler(),
       backgroundQueue: scheduler.eraseToAnyScheduler())
   }
 
@@ -196,7 +202,7 @@ import Testing
     wide.wide = true
     let (app, _) = filledForm(
       CarRentalViewEnvironment(
-        service: wide, account: account.account, mainQueue: scheduler.eraseToAnyScheduler(),
+        service: wide, session: session, mainQueue: scheduler.eraseToAnyScheduler(),
         backgroundQueue: scheduler.eraseToAnyScheduler()))
     press(app, Array(repeating: .tab, count: 5) + [.enter])  // to Search
     let results = frame(app)
@@ -300,7 +306,7 @@ import Testing
     press(app, [.enter])
     scheduler.run()
     #expect(app.currentScreen is SignInSheetScreen)
-    #expect(frame(app).contains("email or password is wrong"))
+    #expect(frame(app).contains("Email or password is wrong"))
     press(app, Array(repeating: .backspace, count: 4))
     type(app, "correct horse")
     press(app, [.enter])

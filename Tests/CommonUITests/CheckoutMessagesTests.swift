@@ -26,7 +26,7 @@ import Testing
           == "\(start) Choose another card (← →) and book again.")
       #expect(
         CheckoutMessages.bookingFailed(refused(code), card: Self.visa, cardCount: 1)
-          == "\(start) Add another card (travel's Account tab, or 'account cards add'), press r, and book again.")
+          == "\(start) Add another card (the Account tab, or 'account cards add' in a shell) and book again.")
     }
     #expect(
       CheckoutMessages.bookingFailed(refused("card_declined"), card: nil, cardCount: 2)
@@ -57,13 +57,19 @@ import Testing
         == "That card is no longer on your account: nothing was booked. Choose a card (← →) and book again.")
     #expect(
       CheckoutMessages.bookingFailed(refused("no_payment_card"), card: nil, cardCount: 0)
-        == "No payment card on your account: nothing was booked. Add one (travel's Account tab, or "
-        + "'account cards add'), press r, and book again.")
+        == "No payment card on your account: nothing was booked. Add one (the Account tab, or "
+        + "'account cards add' in a shell) and book again.")
   }
 
-  @Test func otherErrors_keepTheServicesMessage() {
+  @Test func otherErrors_keepTheServicesMessage_inTheAppsWords() {
     let soldOut = ServiceError.refused("sold_out", "sold out: no seats left on DL 1200")
-    #expect(CheckoutMessages.bookingFailed(soldOut, card: Self.visa, cardCount: 2) == soldOut.message)
+    #expect(
+      CheckoutMessages.bookingFailed(soldOut, card: Self.visa, cardCount: 2) == "Sold out: no seats left on DL 1200")
+    let past = ServiceError.invalid(
+      "date_in_past", "--date 2026-01-02 is in the past: expected today (2026-03-01) or later")
+    #expect(
+      CheckoutMessages.bookingFailed(past, card: nil, cardCount: 0)
+        == "The departure date 2026-01-02 is in the past: expected today (2026-03-01) or later")
   }
 
   @MainActor @Test func section_namesTheChosenCard() {

@@ -35,7 +35,7 @@ import Testing
     #expect(signingIn.values == [false, true, false])
     #expect(payer.values.last == .signedIn(name: "Ada Lovelace"))
     #expect(cards.values.last == [.visa, .mastercard])
-    #expect(selected.values == [nil, nil, "card_visa"])
+    #expect(selected.values == [nil, "card_visa"])
     #expect(signedIn.values.count == 1)
     #expect(model.isReadyToPay)
     #expect(model.message == nil)
@@ -50,7 +50,7 @@ import Testing
     scheduler.run()
     model.signIn(email: "ada@example.com", password: "wrong")
     scheduler.run()
-    #expect(messages.values == [nil, nil, "email or password is wrong"])
+    #expect(messages.values == [nil, nil, "Email or password is wrong: check both and try again."])
     #expect(model.payer == .signedOut)
     #expect(signedIn.values.isEmpty)
     model.signIn(email: "  ", password: "x")
@@ -120,7 +120,7 @@ import Testing
     #expect(model.payer == .signedOut)
     model.signIn(email: "ada@example.com", password: "x")
     scheduler.run()
-    #expect(model.signInMessage == "signing in is not available here")
+    #expect(model.signInMessage == "Signing in is not available here")
   }
 }
 
@@ -214,7 +214,7 @@ import Testing
     none.bookingFailed(.refused("sold_out", "sold out"))
     _ = none.handle(.character("r"))
     scheduler.run()
-    #expect(none.bookingFailure == "sold out")
+    #expect(none.bookingFailure == "Sold out")
     none.bookingFailed(nil)  // a new attempt
     #expect(none.bookingFailure == nil)
   }
@@ -334,5 +334,70 @@ final class FakeBookingScreen: Screen {
     guard key == .enter else { return .ignored }
     if section.isReadyToBook(), let card = section.selectedCardId { booked.append(card) }
     return .handled
+  }
+}
+
+/// The checkout observes the app's one session (#14 "one truth"): nothing is re-read by hand.
+@MainActor
+@Suite struct CheckoutObservesTheSessionTests {
+  let scheduler = DispatchQueue.test
+  let watch = DispatchQueue.test
+
+  func session(_ memory: MemoryBookingAccount) -> AccountSession {
+    AccountSession(
+      account: memory.account, mainQueue: scheduler.eraseToAnyScheduler(), workQueue: scheduler.eraseToAnyScheduler(),
+      watchQueue: watch.eraseToAnyScheduler())
+  }
+
+  func poll() {
+    watch.advance(by: AccountSession.pollInterval)
+    scheduler.run()
+  }
+
+  /// Two booking screens open on one session: a card added elsewhere (the Account tab, a shell) is
+  /// offered by both after one poll, without `r`; removing the chosen one falls back to the default.
+  @Test func cardAddedElsewhere_isOfferedAtOnceByEveryOpenCheckout() {
+    let memory = MemoryBookingAccount(signedIn: true, cards: [])
+    let session = session(memory)
+    let hotel = CheckoutSection(session: session)
+    let car = CheckoutSection(session: session)
+    scheduler.run()
+    #expect(hotel.model.message == CheckoutModel.noCardMessage)
+    #expect(!hotel.model.message!.contains("press r"))
+    #expect(!hotel.keyHints.contains { $0.keys == "r" })
+    memory.setCards([.visa])
+    poll()
+    for section in [hotel, car] {
+      #expect(section.selectedCardId == "card_visa")
+      #expect(section.model.message == nil)
+      #expect(section.isReadyToBook())
+    }
+    memory.setCards([.visa, .mastercard])
+    poll()
+    _ = car.handle(.right)
+    #expect(car.selectedCardId == "card_mc")
+    #expect(hotel.selectedCardId == "card_visa")  // each screen keeps its own choice
+    memory.setCards([.visa])  // the chosen card removed elsewhere
+    poll()
+    #expect(car.selectedCardId == "card_visa")
+  }
+
+  /// Signed in from one booking's sheet: every other checkout of the session is signed in too,
+  /// and a sign-out in another process signs them all out within one poll.
+  @Test func signInFromOneSheet_showsEverywhere_andSignOutElsewhereToo() {
+    let memory = MemoryBookingAccount(signedIn: false)
+    let session = session(memory)
+    let flight = CheckoutModel(session: session)
+    let hotel = CheckoutModel(session: session)
+    scheduler.run()
+    #expect(hotel.payer == .signedOut)
+    flight.signIn(email: MemoryBookingAccount.email, password: MemoryBookingAccount.password)
+    scheduler.run()
+    #expect(hotel.payer == .signedIn(name: "Ada Lovelace"))
+    #expect(hotel.selectedCardId == "card_visa")
+    memory.signOut()
+    poll()
+    #expect(flight.payer == .signedOut)
+    #expect(hotel.payer == .signedOut)
   }
 }

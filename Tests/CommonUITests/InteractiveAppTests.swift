@@ -72,6 +72,34 @@ final class ManualScheduler: @unchecked Sendable {
       backend: backend, schedule: { scheduler.schedule($0) })
   }
 
+  /// A screen of a tab that is not shown (the Account tab following the session) navigates its
+  /// own tab, never the one on screen (the booking open in Hotels stays).
+  @Test func navigationFromAHiddenTab_actsOnItsOwnTab() {
+    let app = makeApp()
+    app.selectTab(1)
+    app.perform(.push(FakeScreen("Booking")))
+    #expect(app.currentStack.map(\.title) == ["Hotels", "Booking"])
+    app.selectTab(0)
+    app.perform(.push(FakeScreen("Results")))
+    app.selectTab(1)
+    flights.navigationSubject.send(.popToRoot)  // Flights' root, while Hotels is shown
+    scheduler.runAll()
+    #expect(app.currentStack.map(\.title) == ["Hotels", "Booking"])
+    app.selectTab(0)
+    #expect(app.currentStack.map(\.title) == ["Flights"])
+  }
+
+  /// While a text field has focus the footer offers Esc to leave it (every form lets it).
+  @Test func footer_escLeavesAFieldWhileTyping() {
+    let app = makeApp()
+    flights.editing = true
+    #expect(app.footerHints.contains(KeyHint("Esc", "leave field")))
+    #expect(!app.footerHints.contains(KeyHint("Esc", "back")))
+    flights.editing = false
+    app.perform(.push(FakeScreen("Results")))
+    #expect(app.footerHints.contains(KeyHint("Esc", "back")))
+  }
+
   @Test func frame_headerTabsScreenAndFooter() throws {
     let app = makeApp()
     app.status = "Welcome, Ada Lovelace"

@@ -16,10 +16,16 @@ import Testing
   let account = MemoryBookingAccount(signedIn: false)
   let backend = TestBackend(width: 80, height: 24)
   static let today = LocalDate("2026-12-01")!
+  let session: AccountSession
+
+  init() {
+    session = AccountSession(
+      account: account.account, mainQueue: scheduler.eraseToAnyScheduler(), workQueue: scheduler.eraseToAnyScheduler())
+  }
 
   var environment: HotelScreenEnvironment {
     HotelScreenEnvironment(
-      client: remote.client, account: account.account, scheduler: scheduler.eraseToAnyScheduler(),
+      client: remote.client, session: session, scheduler: scheduler.eraseToAnyScheduler(),
       backgroundScheduler: scheduler.eraseToAnyScheduler(), today: Self.today)
   }
 
@@ -386,7 +392,7 @@ import Testing
 
   @Test func factory_mountsTheSearchForm() {
     let root = HotelScreens.root(
-      client: remote.client, account: account.account, scheduler: scheduler.eraseToAnyScheduler(),
+      client: remote.client, session: session, scheduler: scheduler.eraseToAnyScheduler(),
       backgroundScheduler: scheduler.eraseToAnyScheduler(), today: Self.today)
     #expect(root is HotelSearchScreen)
     #expect(root.title == "Hotels")

@@ -6,7 +6,7 @@ import Reactive
 ///
 /// Inputs: ``viewAppeared()``, ``editProfileTapped()``, ``editorCancelled()``, ``alertDismissed()``.
 /// Outputs: ``greeting`` ("Welcome, Ada Lovelace"), ``profile``, ``editor`` (the presented
-/// editor, nil when none), ``alert``, ``isSaving``.
+/// editor, nil when none), ``alert``, ``isSaving``, ``saved`` (each profile the service saved).
 ///
 /// It subscribes to the editor's ``ProfileEditorViewModel/result``: on a value it updates the
 /// greeting and persists the profile through the account service; on completion it dismisses the
@@ -18,6 +18,7 @@ public final class AccountViewModel {
   private let strings: Strings
   private var editorSubscription: AnyCancellable?
   private var requests = Set<AnyCancellable>()
+  private let savedSubject = PassthroughSubject<UserProfile, Never>()
 
   /// "Welcome, <first> <last>"; empty until the profile is known.
   @Published public private(set) var greeting = ""
@@ -29,6 +30,8 @@ public final class AccountViewModel {
   @Published public private(set) var alert: AlertState?
   /// Whether a save is on its way to the service.
   @Published public private(set) var isSaving = false
+  /// Each profile the service saved (so the app's session can read it again).
+  public var saved: AnyPublisher<UserProfile, Never> { savedSubject.eraseToAnyPublisher() }
 
   /// - Parameters:
   ///   - token: the signed-in user's session token.
@@ -108,7 +111,10 @@ public final class AccountViewModel {
           self?.isSaving = false
           if case .failure(let error) = completion { self?.show(error) }
         },
-        receiveValue: { [weak self] saved in self?.showProfile(saved) }
+        receiveValue: { [weak self] saved in
+          self?.showProfile(saved)
+          self?.savedSubject.send(saved)
+        }
       )
       .store(in: &requests)
   }

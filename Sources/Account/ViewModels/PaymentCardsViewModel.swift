@@ -4,11 +4,14 @@ import Reactive
 
 /// The payment cards screen: list, add, remove, set the default.
 ///
-/// Inputs: ``viewAppeared()``, ``addCardSubmitted(number:expiry:cvc:)``, ``removeTapped(id:)``,
-/// ``makeDefaultTapped(id:)``.
+/// Inputs: ``viewAppeared()``, ``cardsObserved(_:)`` (the cards as the app's session now shows
+/// them: a card added or removed anywhere, in another process too), ``addCardSubmitted(number:expiry:cvc:)``,
+/// ``removeTapped(id:)``, ``makeDefaultTapped(id:)``.
 /// Outputs: ``rows`` (what the list shows: `Visa •••• 4242`, expiry, default mark; the default
 /// first), ``errorMessage`` (e.g. "card number fails the Luhn check", "card expired 09/24",
-/// "CVC must be 3 digits for Visa"; nothing is sent to the service then), ``isBusy``.
+/// "CVC must be 3 digits for Visa"; nothing is sent to the service then), ``isBusy``, and
+/// ``cardsChanged``, which emits after each change the service accepted (so the app's session
+/// reads the cards again and every booking screen offers them at once).
 public final class PaymentCardsViewModel {
   /// One row of the list.
   public struct Row: Hashable, Sendable, Identifiable {
@@ -23,10 +26,13 @@ public final class PaymentCardsViewModel {
   private let client: AccountClient
   private let token: String
   private var requests = Set<AnyCancellable>()
+  private let changedSubject = PassthroughSubject<Void, Never>()
 
   @Published public private(set) var rows: [Row] = []
   @Published public private(set) var errorMessage: String?
   @Published public private(set) var isBusy = false
+  /// Emits after each add, removal or default change the service accepted.
+  public var cardsChanged: AnyPublisher<Void, Never> { changedSubject.eraseToAnyPublisher() }
 
   public init(client: AccountClient, token: String) {
     self.client = client
@@ -35,6 +41,11 @@ public final class PaymentCardsViewModel {
 
   public func viewAppeared() {
     reload()
+  }
+
+  /// The cards as the app's session shows them now (the default first or not: they are ordered here).
+  public func cardsObserved(_ cards: [PaymentCard]) {
+    show(cards)
   }
 
   /// The user filled in the add-card form. The fields are checked here first (brand, length,
@@ -46,7 +57,7 @@ public final class PaymentCardsViewModel {
         number: number, expiry: expiry, cvc: cvc, today: client.environment.now(),
         calendar: client.environment.calendar)
     } catch {
-      errorMessage = AccountClient.serviceError(error).message
+      errorMessage = ScreenText.message(for: AccountClient.serviceError(error))
       return
     }
     let token = token
@@ -76,9 +87,12 @@ public final class PaymentCardsViewModel {
     .sink(
       receiveCompletion: { [weak self] completion in
         self?.isBusy = false
-        if case .failure(let error) = completion { self?.errorMessage = error.message }
+        if case .failure(let error) = completion { self?.errorMessage = ScreenText.message(for: error) }
       },
-      receiveValue: { [weak self] cards in self?.show(cards) }
+      receiveValue: { [weak self] cards in
+        self?.show(cards)
+        self?.changedSubject.send()
+      }
     )
     .store(in: &requests)
   }
@@ -90,7 +104,7 @@ public final class PaymentCardsViewModel {
       .sink(
         receiveCompletion: { [weak self] completion in
           self?.isBusy = false
-          if case .failure(let error) = completion { self?.errorMessage = error.message }
+          if case .failure(let error) = completion { self?.errorMessage = ScreenText.message(for: error) }
         },
         receiveValue: { [weak self] cards in self?.show(cards) }
       )
@@ -99,12 +113,13 @@ public final class PaymentCardsViewModel {
 
   private func show(_ cards: [PaymentCard]) {
     let ordered = cards.filter(\.isDefault) + cards.filter { !$0.isDefault }
-    rows = ordered.map { card in
+    let rows = ordered.map { card in
       Row(
         id: card.id,
         title: PaymentCardValidation.masked(
           brand: PaymentCardValidation.Brand(storedName: card.brand), last4: card.last4),
         expiry: String(format: "%02d/%02d", card.expiryMonth, card.expiryYear % 100), isDefault: card.isDefault)
     }
+    if rows != self.rows { self.rows = rows }
   }
 }

@@ -6,10 +6,16 @@ import Reactive
 ///
 /// Inputs: ``emailChanged(_:)``, ``passwordChanged(_:)``, ``signInTapped()``.
 /// Outputs: ``isSignInEnabled`` (an email and a password typed, no request running),
-/// ``isSigningIn``, ``errorMessage``, and ``signedIn``, which sends the new session once and
-/// finishes (the app keeps its token in the ``SessionFile``).
+/// ``isSigningIn``, ``errorMessage`` (in the app's words), and ``signedIn``, which sends the new
+/// session once and finishes. In an app the sign-in goes through the app's ``AccountSession``
+/// (``init(client:signIn:)``), which keeps the token in the ``SessionFile`` and shows the traveller
+/// signed in everywhere.
 public final class SignInViewModel {
+  /// Signs in: email, password → the session (on the client's scheduler).
+  public typealias SignIn = (_ email: String, _ password: String) -> AnyPublisher<Session, ServiceError>
+
   private let client: AccountClient
+  private let signInCall: SignIn
   private let signedInSubject = PassthroughSubject<Session, Never>()
   private var request: AnyCancellable?
   private var email = ""
@@ -23,8 +29,12 @@ public final class SignInViewModel {
   /// The session of a successful sign-in, then `.finished`.
   public let signedIn: AnyPublisher<Session, Never>
 
-  public init(client: AccountClient) {
+  /// - Parameter signIn: how to sign in (the app's session's ``AccountSession/signIn(email:password:)``);
+  ///   nil asks the client's account service directly.
+  public init(client: AccountClient, signIn: SignIn? = nil) {
     self.client = client
+    signInCall =
+      signIn ?? { email, password in client.perform { try $0.accounts.signIn(email: email, password: password) } }
     signedIn = signedInSubject.eraseToAnyPublisher()
   }
 
@@ -44,19 +54,19 @@ public final class SignInViewModel {
     do {
       email = try SignUpRules.email(self.email)
     } catch {
-      errorMessage = AccountClient.serviceError(error).message
+      errorMessage = ScreenText.message(for: AccountClient.serviceError(error))
       return
     }
     let password = password
     isSigningIn = true
     errorMessage = nil
     updateEnabled()
-    request = client.perform { try $0.accounts.signIn(email: email, password: password) }
+    request = signInCall(email, password)
       .sink(
         receiveCompletion: { [weak self] completion in
           guard let self else { return }
           self.isSigningIn = false
-          if case .failure(let error) = completion { self.errorMessage = error.message }
+          if case .failure(let error) = completion { self.errorMessage = ScreenText.message(for: error) }
           self.updateEnabled()
         },
         receiveValue: { [weak self] session in

@@ -2,7 +2,9 @@ import CommonUI
 
 /// The fields of a small form (labels, texts, which are secret) and which one has focus; the
 /// last focus position is the form's button. Tab / ↓ and Shift-Tab / ↑ move; Enter on a field
-/// moves to the next, on the last field or the button submits.
+/// moves to the next, on the last field or the button submits. Esc leaves the field
+/// (``hasLeftField``: no text field has focus, so `q` quits); Enter, Tab or ↑ ↓ come back, and a
+/// second Esc is the screen's (it goes back).
 struct AccountForm {
   struct Field {
     var label: String
@@ -14,13 +16,18 @@ struct AccountForm {
   var button: String
   /// `0..<fields.count` a field, `fields.count` the button.
   var focus = 0
+  /// Esc left the focused field: keys go to the screen and the shell until Enter.
+  private(set) var hasLeftField = false
 
   init(_ fields: [Field], button: String) {
     self.fields = fields
     self.button = button
   }
 
-  var isEditingText: Bool { focus < fields.count }
+  var isEditingText: Bool { focus < fields.count && !hasLeftField }
+
+  /// Whether Enter submits now (on the last field or the button), rather than moving on.
+  var enterSubmits: Bool { focus >= fields.count - 1 }
 
   subscript(_ index: Int) -> String { fields[index].state.text }
 
@@ -31,7 +38,19 @@ struct AccountForm {
 
   mutating func handle(_ key: Key) -> Outcome {
     let count = fields.count + 1
+    if hasLeftField {
+      switch key {
+      case .enter:
+        hasLeftField = false
+        return .edited
+      case .tab, .down, .backTab, .up: hasLeftField = false
+      default: return .unused
+      }
+    }
     switch key {
+    case .escape:
+      guard focus < fields.count else { return .unused }
+      hasLeftField = true
     case .tab, .down: focus = (focus + 1) % count
     case .backTab, .up: focus = (focus + count - 1) % count
     case .enter: if focus < fields.count - 1 { focus += 1 } else { return .submit }

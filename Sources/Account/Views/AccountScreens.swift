@@ -8,41 +8,30 @@ import Reactive
 /// ``ProfileEditorViewModel``, ``PreferencesViewModel``, ``PaymentCardsViewModel``,
 /// ``TripsViewModel``). The apps only call ``feature(context:environment:)``.
 public enum AccountScreens {
-  /// The Account tab for the app run with `context`: signed in when the data directory holds a
-  /// live session, else the sign-in form. Its status is the greeting ("Welcome, Ada Lovelace"),
+  /// The Account tab for the app run with `context`: the home when `session` shows someone signed
+  /// in, else the sign-in form; it follows the session wherever it changes (the sign-in sheet of a
+  /// booking, another process). Its status is the session's greeting ("Welcome, Ada Lovelace"),
   /// its appearance the user's preference (system shows dark).
   /// - Throws: what `environment` throws (a store that cannot be opened).
   @MainActor
-  public static func feature(context: CLIContext, environment: AccountEnvironment.Factory) throws
-    -> InteractiveFeature
+  public static func feature(context: CLIContext, environment: AccountEnvironment.Factory, session: AccountSession)
+    throws -> InteractiveFeature
   {
     let client = AccountClient(
       environment: try environment(context), scheduler: DispatchQueue.main.eraseToAnyScheduler())
-    let file = SessionFile(dataDirectory: context.dataDirectory)
-    let store = AccountSessionStore(
-      read: { (try? file.read()) ?? nil }, write: { try? file.write($0) }, delete: { try? file.delete() })
-    let screen = AccountScreen(client: client, session: store)
-    return InteractiveFeature(
-      tab: AppTab("Account", root: screen), status: screen.status, appearance: screen.appearance)
-  }
-}
-
-/// Where the interactive app keeps the session token (the ``SessionFile`` in the app; memory in tests).
-public struct AccountSessionStore {
-  public var read: () -> String?
-  public var write: (String) -> Void
-  public var delete: () -> Void
-
-  public init(read: @escaping () -> String?, write: @escaping (String) -> Void, delete: @escaping () -> Void) {
-    self.read = read
-    self.write = write
-    self.delete = delete
+    let screen = AccountScreen(client: client, session: session)
+    return InteractiveFeature(tab: AppTab("Account", root: screen), session: session)
   }
 }
 
 /// The Account tab's first screen: the sign-in form when nobody is signed in (Ctrl-N opens
 /// sign-up), else the account home — the greeting, the email, and a menu: Edit profile (a sheet
 /// over the home), Preferences, Payment cards, Trips, Sign out.
+///
+/// It shows the app's one ``AccountSession``: signing in here, in a booking's sign-in sheet or in
+/// another process shows the home; signing out anywhere shows the form ("Signed out."). What it
+/// changes (a sign-in, a sign-out, the profile, the preferences, the cards) goes through the
+/// session or tells it, so the header and every tab follow at once.
 ///
 /// The profile sheet follows the ``AccountViewModel``: Enter on Save calls
 /// ``ProfileEditorViewModel/save()``; a valid save closes the sheet and the greeting (in the
@@ -52,21 +41,25 @@ public struct AccountSessionStore {
 public final class AccountScreen: Screen {
   public let title = "Account"
   private let client: AccountClient
-  private let session: AccountSessionStore
+  /// The app's one session.
+  public let session: AccountSession
   private let changed = PassthroughSubject<Void, Never>()
   private let intents = PassthroughSubject<Navigation, Never>()
-  private let statusSubject = CurrentValueSubject<String?, Never>(nil)
-  private let appearanceSubject = PassthroughSubject<CommonUI.Appearance, Never>()
   private var subscriptions = Set<AnyCancellable>()
+  private var sessionSubscription: AnyCancellable?
 
   // Signed out.
   private var form = SignInFormState()
   private var signIn: SignInViewModel?
+  /// Whether the session is still being read (until its first answer).
+  private var isChecking = true
 
   // Signed in.
   private(set) var token: String?
   private(set) var account: AccountViewModel?
   private(set) var preferences: PreferencesViewModel?
+  /// The signed-in traveller as the session shows them (the home's greeting and email).
+  private var traveller: SignedInTraveller?
   private var menu = SelectionState(count: MenuItem.allCases.count)
   private var sheet: ProfileSheetState?
 
@@ -86,49 +79,84 @@ public final class AccountScreen: Screen {
     var focus = 0
   }
 
-  public init(client: AccountClient, session: AccountSessionStore) {
+  public init(client: AccountClient, session: AccountSession) {
     self.client = client
     self.session = session
-    if let token = session.read(), (try? client.environment.accounts.session(token: token)) != nil {
-      signedIn(token: token)
-    } else {
-      signedOut(message: nil)
+    signedOut(message: nil)
+    sessionSubscription = session.state.sink { [weak self] state in
+      MainActor.assumeIsolated { self?.show(state) }
     }
   }
 
-  /// The greeting for the header, nil when signed out.
-  public var status: AnyPublisher<String?, Never> { statusSubject.eraseToAnyPublisher() }
-  /// The user's appearance preference, each time it is loaded or saved.
-  public var appearance: AnyPublisher<CommonUI.Appearance, Never> { appearanceSubject.eraseToAnyPublisher() }
+  /// The greeting for the header (the session's), nil when signed out.
+  public var status: AnyPublisher<String?, Never> { session.greeting }
+  /// The user's appearance preference (the session's), each time it changes.
+  public var appearance: AnyPublisher<CommonUI.Appearance, Never> {
+    session.appearance.compactMap { $0.map { $0 == .light ? CommonUI.Appearance.light : .dark } }
+      .eraseToAnyPublisher()
+  }
   public var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
   public var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
 
   public var isEditingText: Bool {
-    if token == nil { return form.isEditingText }
+    if token == nil { return !isChecking && form.isEditingText }
     if let sheet { return sheet.focus < 2 }
     return false
   }
 
   public var keyHints: [KeyHint] {
     if token == nil {
-      return [KeyHint("Tab", "next field"), KeyHint("Enter", "sign in"), KeyHint("Ctrl-N", "sign up")]
+      if isChecking { return [] }
+      if form.hasLeftField {
+        return [KeyHint("Enter", "edit"), KeyHint("Tab", "next field"), KeyHint("Ctrl-N", "sign up")]
+      }
+      let enter = form.focus == .email ? KeyHint("Enter", "next field") : KeyHint("Enter", "sign in")
+      return [KeyHint("Tab", "next field"), enter, KeyHint("Ctrl-N", "sign up")]
     }
-    if sheet != nil { return [KeyHint("Tab", "next"), KeyHint("Enter", "save")] }
+    if let sheet {
+      let enter = sheet.focus == 0 ? KeyHint("Enter", "next field") : KeyHint("Enter", "save")
+      return [KeyHint("Tab", "next"), enter, KeyHint("Esc", "cancel")]
+    }
     return [KeyHint("↑↓", "move"), KeyHint("Enter", "open"), KeyHint("e", "edit profile")]
   }
 
   // MARK: States
 
+  /// A new state of the session: the home for a new session, the form when it ended.
+  private func show(_ state: AccountState) {
+    switch state {
+    case .checking:
+      return
+    case .signedOut(let reason):
+      let wasChecking = isChecking
+      isChecking = false
+      if token != nil {
+        signedOut(message: reason ?? "Signed out.")
+        intents.send(.popToRoot)  // from the cards, trips or preferences of the session that ended
+      } else if wasChecking || reason != nil {
+        form.message = reason
+      }
+    case .signedIn(let traveller):
+      isChecking = false
+      self.traveller = traveller
+      if token != traveller.token {
+        signedIn(token: traveller.token)
+        intents.send(.popToRoot)  // from sign-up, or from a screen of an older session
+      }
+    }
+    changed.send()
+  }
+
   private func signedOut(message: String?) {
     subscriptions.removeAll()
     token = nil
+    traveller = nil
     account = nil
     preferences = nil
     sheet = nil
-    statusSubject.send(nil)
     form = SignInFormState()
     form.message = message
-    let model = SignInViewModel(client: client)
+    let model = SignInViewModel(client: client, signIn: session.signIn(email:password:))
     signIn = model
     model.$isSigningIn.sink { [weak self] in
       self?.form.isSubmitting = $0
@@ -138,14 +166,6 @@ public final class AccountScreen: Screen {
       if let message { self?.form.message = message }
       self?.changed.send()
     }.store(in: &subscriptions)
-    model.signedIn.sink { [weak self] session in self?.signInSucceeded(session.token) }.store(in: &subscriptions)
-  }
-
-  /// A session was made (by the sign-in form or by sign-up): keep it and show the home.
-  func signInSucceeded(_ token: String) {
-    session.write(token)
-    signedIn(token: token)
-    intents.send(.popToRoot)
   }
 
   private func signedIn(token: String) {
@@ -157,10 +177,6 @@ public final class AccountScreen: Screen {
     let preferences = PreferencesViewModel(client: client, token: token)
     self.account = account
     self.preferences = preferences
-    account.$greeting.sink { [weak self] greeting in
-      self?.statusSubject.send(greeting.isEmpty ? nil : greeting)
-      self?.changed.send()
-    }.store(in: &subscriptions)
     account.$profile.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     account.$isSaving.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     account.$editor.sink { [weak self] editor in
@@ -173,10 +189,10 @@ public final class AccountScreen: Screen {
       self.sheet = nil
       self.intents.send(.alert(AlertContent(title: alert.title, message: alert.message)))
     }.store(in: &subscriptions)
-    preferences.$preferences.sink { [weak self] value in
-      guard let value else { return }
-      self?.appearanceSubject.send(value.appearance == .light ? .light : .dark)
-    }.store(in: &subscriptions)
+    // A saved profile or preferences: the session reads them again, so the header's greeting,
+    // the appearance and every tab follow.
+    account.saved.sink { [weak self] _ in self?.session.refresh() }.store(in: &subscriptions)
+    preferences.saved.sink { [weak self] _ in self?.session.refresh() }.store(in: &subscriptions)
     account.viewAppeared()
     preferences.viewAppeared()
   }
@@ -195,8 +211,9 @@ public final class AccountScreen: Screen {
   }
 
   private func handleSignedOut(_ key: Key) -> KeyResult {
+    if isChecking { return .ignored }
     if key == .control("n") {
-      intents.send(.push(SignUpScreen(client: client) { [weak self] token in self?.signInSucceeded(token) }))
+      intents.send(.push(SignUpScreen(client: client, signIn: session.signIn(email:password:))))
       return .handled
     }
     guard let event = form.handle(key) else { return .ignored }
@@ -221,14 +238,12 @@ public final class AccountScreen: Screen {
     case .preferences:
       if let preferences { intents.send(.push(PreferencesScreen(model: preferences))) }
     case .cards:
-      intents.send(.push(PaymentCardsScreen(model: PaymentCardsViewModel(client: client, token: token))))
+      intents.send(
+        .push(PaymentCardsScreen(model: PaymentCardsViewModel(client: client, token: token), session: session)))
     case .trips:
       intents.send(.push(TripsScreen(model: TripsViewModel(client: client, token: token))))
     case .signOut:
-      client.perform { try $0.accounts.signOut(token: token) }
-        .sink(receiveCompletion: { _ in }, receiveValue: { _ in }).store(in: &subscriptions)
-      session.delete()
-      signedOut(message: "Signed out.")
+      session.signOut()
     }
   }
 
@@ -266,6 +281,11 @@ public final class AccountScreen: Screen {
 
   public func render(in area: Rect, into buffer: inout Buffer) {
     guard let account else {
+      if isChecking {
+        Label("Checking your account…", style: buffer.theme.muted).render(
+          in: area.row(1).inset(left: 1), into: &buffer)
+        return
+      }
       SignInForm(state: form).render(
         in: Rect(x: area.x + 1, y: area.y + 1, width: min(60, area.width - 1), height: 7), into: &buffer)
       buffer.write(
@@ -273,9 +293,12 @@ public final class AccountScreen: Screen {
         style: buffer.theme.muted)
       return
     }
-    let greeting = account.greeting.isEmpty ? "Loading your account…" : account.greeting
+    let profile = traveller?.profile ?? account.profile
+    let greeting =
+      profile.map { Strings.english.welcome(firstName: $0.firstName, lastName: $0.lastName) }
+      ?? "Loading your account…"
     Label(greeting, style: buffer.theme.accent).render(in: area.row(1).inset(left: 1), into: &buffer)
-    if let email = account.profile?.email {
+    if let email = profile?.email {
       Label(email, style: buffer.theme.muted).render(in: area.row(2).inset(left: 1), into: &buffer)
     }
     let items = MenuItem.allCases.map(\.rawValue)

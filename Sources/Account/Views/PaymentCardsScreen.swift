@@ -17,20 +17,30 @@ final class PaymentCardsScreen: Screen {
   private var confirmRemove: String?
   private var awaitingAdd = false
 
-  init(model: PaymentCardsViewModel) {
+  /// The cards of `model`, kept in step with `session` (the app's one session): a card added or
+  /// removed elsewhere shows here, and a change made here is read by the session at once.
+  init(model: PaymentCardsViewModel, session: AccountSession) {
     self.model = model
     model.$rows.sink { [weak self] rows in
       guard let self else { return }
       self.selection.count = rows.count
-      // A new list after an add: the card was accepted.
-      if self.awaitingAdd {
-        self.awaitingAdd = false
-        self.addForm = nil
-      }
       self.changed.send()
     }.store(in: &subscriptions)
     model.$errorMessage.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.$isBusy.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
+    model.cardsChanged.sink { [weak self, weak session] in
+      session?.refresh()
+      // The card was accepted: the form closes.
+      if self?.awaitingAdd == true {
+        self?.awaitingAdd = false
+        self?.addForm = nil
+        self?.changed.send()
+      }
+    }.store(in: &subscriptions)
+    session.state.dropFirst().compactMap { $0.traveller?.cards }.sink { [weak model] cards in
+      model?.cardsObserved(cards)
+    }
+    .store(in: &subscriptions)
     model.viewAppeared()
   }
 

@@ -4,14 +4,14 @@ import Foundation
 import Reactive
 
 /// Sign-up: email, first and last name, password twice, over ``SignUpViewModel``. When the
-/// account is made it signs in with the same credentials and hands the session token on (the
-/// owner then shows the home); a failure of either step shows its message, focus on the form.
+/// account is made it signs in with the same credentials through `signIn` (the app's session,
+/// whose new state shows the home); a failure of either step shows its message, focus on the form.
 @MainActor
 final class SignUpScreen: Screen {
   let title = "Sign up"
   private let model: SignUpViewModel
   private let client: AccountClient
-  private let onSession: (String) -> Void
+  private let signInCall: SignInViewModel.SignIn?
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
   private var form = AccountForm(
@@ -26,10 +26,10 @@ final class SignUpScreen: Screen {
   /// The sign-in that follows a successful sign-up; kept here so its request lives until it answers.
   private var signIn: SignInViewModel?
 
-  init(client: AccountClient, onSession: @escaping (String) -> Void) {
+  init(client: AccountClient, signIn: SignInViewModel.SignIn? = nil) {
     self.client = client
     self.model = SignUpViewModel(client: client)
-    self.onSession = onSession
+    self.signInCall = signIn
     model.$errorMessage.sink { [weak self] in
       self?.message = $0
       if $0 != nil { self?.focusForm() }
@@ -60,9 +60,8 @@ final class SignUpScreen: Screen {
   }
 
   private func signInAfterSignUp() {
-    let signIn = SignInViewModel(client: client)
+    let signIn = SignInViewModel(client: client, signIn: signInCall)
     self.signIn = signIn
-    signIn.signedIn.sink { [weak self] in self?.onSession($0.token) }.store(in: &subscriptions)
     signIn.$errorMessage.sink { [weak self] in
       if let text = $0 {
         self?.message = text

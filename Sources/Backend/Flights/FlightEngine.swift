@@ -142,14 +142,20 @@ public final class FlightEngine: FlightSearching, Sendable {
       origins: origins, destinations: destinations, day: Int32(request.departureDate.daysSinceEpoch),
       maxStops: request.maxStops
     ).filter { $0.departure > nowMinute }
+    // The carrier filter applies before sorting and the limit: the best offers of that airline.
+    let carrier = request.carrier.map { network.carrierIndex[$0] ?? -1 }
+    func flown(_ candidate: ItinerarySearch.Candidate) -> Bool {
+      guard let carrier else { return true }
+      return (0..<Int(candidate.count)).contains { network.patterns[Int(candidate.pattern($0))].carrier == carrier }
+    }
     var chosen: [[ItinerarySearch.Candidate]]
     if let returnDate = request.returnDate {
       let inbound = search.run(
         origins: destinations, destinations: origins, day: Int32(returnDate.daysSinceEpoch),
         maxStops: request.maxStops)
-      chosen = Self.pairs(outbound, inbound, sort: request.sort, limit: request.limit)
+      chosen = Self.pairs(outbound, inbound, sort: request.sort, limit: request.limit) { flown($0) || flown($1) }
     } else {
-      chosen = Self.sorted(outbound, by: request.sort).prefix(request.limit).map { [$0] }
+      chosen = Self.sorted(outbound.filter(flown), by: request.sort).prefix(request.limit).map { [$0] }
     }
     let results = try chosen.map { try priced($0, cabin: request.cabin, adults: request.adults, pricing: pricing) }
     guard request.sort == .price, !pricing.isIdentity else { return results.map(\.offer) }
@@ -292,15 +298,18 @@ public final class FlightEngine: FlightSearching, Sendable {
   }
 
   /// The best `limit` round trips of outbound × inbound (inbound leaving at least two hours after
-  /// the outbound lands), in `sort` order: by summed price or duration, or by outbound departure
-  /// then price.
+  /// the outbound lands) that `keep` accepts, in `sort` order: by summed price or duration, or by
+  /// outbound departure then price.
   static func pairs(
-    _ outbound: [ItinerarySearch.Candidate], _ inbound: [ItinerarySearch.Candidate], sort: FlightSortOrder, limit: Int
+    _ outbound: [ItinerarySearch.Candidate], _ inbound: [ItinerarySearch.Candidate], sort: FlightSortOrder, limit: Int,
+    keep: (ItinerarySearch.Candidate, ItinerarySearch.Candidate) -> Bool = { _, _ in true }
   ) -> [[ItinerarySearch.Candidate]] {
     let out = sorted(outbound, by: sort)
     let back = sorted(inbound, by: sort == .departure ? .price : sort)
     guard !out.isEmpty, !back.isEmpty else { return [] }
-    func valid(_ i: Int, _ j: Int) -> Bool { back[j].departure >= out[i].arrival + minimumStayMinutes }
+    func valid(_ i: Int, _ j: Int) -> Bool {
+      back[j].departure >= out[i].arrival + minimumStayMinutes && keep(out[i], back[j])
+    }
     var result: [[ItinerarySearch.Candidate]] = []
     if sort == .departure {
       for i in out.indices {

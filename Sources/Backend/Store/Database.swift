@@ -328,6 +328,19 @@ public final class Database: @unchecked Sendable {
     }
   }
 
+  /// A stamp that changes whenever a transaction that changed something was committed to the
+  /// store, by this connection or by any other (another process included): SQLite's
+  /// `PRAGMA data_version` (changes by other connections; https://sqlite.org/pragma.html#pragma_data_version)
+  /// and `sqlite3_total_changes64` (this connection's), as `data_version.total_changes`. Cheap
+  /// (no table is read): for polling.
+  /// - Throws: ``SQLiteError`` when the connection is closed or the file cannot be read.
+  public func changeStamp() throws -> String {
+    try locked {
+      let version = try query("PRAGMA data_version").first?.get(at: 0, as: Int64.self) ?? 0
+      return "\(version).\(sqlite3_total_changes64(handle))"
+    }
+  }
+
   /// The rowid of the last row inserted on this connection.
   public var lastInsertRowID: Int64 { locked { sqlite3_last_insert_rowid(handle) } }
 

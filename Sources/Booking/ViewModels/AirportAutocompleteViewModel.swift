@@ -46,7 +46,7 @@ public final class AirportAutocompleteViewModel {
           self?.errorMessage = nil
         case .failure(let error):
           self?.suggestions = []
-          self?.errorMessage = error.message
+          self?.errorMessage = ScreenText.message(for: error)
         }
       }
       .store(in: &cancellables)
@@ -57,6 +57,14 @@ public final class AirportAutocompleteViewModel {
     self.text = text
     selection = nil
     typed.send(text)
+  }
+
+  /// The app filled the field for the traveller (From with their home airport): its text, no
+  /// suggestions asked.
+  public func textFilled(_ text: String) {
+    self.text = text
+    selection = nil
+    suggestions = []
   }
 
   /// Whether the list on show already answers `query` (then asking again would change nothing).

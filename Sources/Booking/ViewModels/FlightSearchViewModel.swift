@@ -27,6 +27,11 @@ public struct FlightOfferRow: Hashable, Sendable {
   }
 }
 
+/// A part of the flight search form, for its messages.
+public enum FlightFormField: Hashable, Sendable, CaseIterable {
+  case from, to, depart, back, adults
+}
+
 /// The flight search form and its results list.
 ///
 /// Inputs (UI events): the two autocompletes (``origin``, ``destination``),
@@ -34,21 +39,43 @@ public struct FlightOfferRow: Hashable, Sendable {
 /// ``cabinChanged(_:)``, ``maxStopsChanged(_:)``, ``searchTapped()``; on the results:
 /// ``sortChanged(_:)``, ``stopsFilterChanged(_:)``, ``carrierFilterChanged(_:)``.
 ///
-/// Outputs: ``validationMessage`` and ``isSearchEnabled`` (the form as typed: the first thing to
-/// fix, e.g. "enter where you fly from", "enter a departure date (YYYY-MM-DD, or Enter for the
-/// calendar)" for an empty Depart, the date rules for a typed one), ``isSearching``,
-/// ``rows`` (sorted and filtered), ``carriers`` (the carriers of the results, for the filter),
-/// ``errorMessage`` (the service's message).
+/// Outputs: ``problems`` (each part of the form with what is wrong with it as typed, checked as
+/// the traveller types — a past or too far date included, against `today` —, worded for the
+/// screen: never an option name), ``validationMessage`` (the first of them) and
+/// ``isSearchEnabled``, ``isSearching``, ``rows``, ``carriers`` (the carriers of the search's
+/// offers, for the filter), ``sort``, ``stopsFilter`` and ``carrierFilter`` (exactly what the rows
+/// show), ``isCapped`` (the service returned its most, ``FlightSearchRequest/maximumLimit``),
+/// ``errorMessage`` (the service's message in the screen's words).
+///
+/// Sorting and filtering ask the service again with the sort, the stops and the carrier in the
+/// request, so they work on every offer of the search (the service sorts and filters before it
+/// keeps the best ``FlightSearchRequest/maximumLimit``), not on the part of it shown. A new search
+/// starts without filters, sorted by price.
 public final class FlightSearchViewModel {
   @Published public private(set) var validationMessage: String?
+  @Published public private(set) var problems: [FlightFormField: String] = [:]
   @Published public private(set) var isSearchEnabled = false
   @Published public private(set) var isSearching = false
   @Published public private(set) var rows: [FlightOfferRow] = []
   @Published public private(set) var carriers: [String] = []
   @Published public private(set) var errorMessage: String?
+  /// The order of ``rows``.
+  @Published public private(set) var sort = FlightSortOrder.price
+  /// The most stops per direction the rows are filtered to (nil: as searched).
+  @Published public private(set) var stopsFilter: Int?
+  /// The airline the rows are filtered to (nil: every airline).
+  @Published public private(set) var carrierFilter: String?
+  /// Whether the service returned as many offers as it returns at most: there are more, of which
+  /// these are the best for the sort and filters.
+  @Published public private(set) var isCapped = false
 
   public let origin: AirportAutocompleteViewModel
   public let destination: AirportAutocompleteViewModel
+
+  /// The option names of the flight search and what the form calls them (``ScreenText``).
+  public static let fieldNames: [String: String] = [
+    "--from": "From", "--to": "To", "--date": "the departure date", "--return": "the return date",
+  ]
 
   private struct Form {
     var origin = ""
@@ -60,51 +87,35 @@ public final class FlightSearchViewModel {
     var maxStops = 1
   }
 
-  private struct Filter {
-    var sort = FlightSortOrder.price
-    var maxStops: Int?
-    var carrier: String?
-  }
-
   private var form = Form()
-  private var filter = Filter()
-  private var offers: [FlightOffer] = []
+  /// The search as the form asked for it (no filters); filters and sorts re-ask it.
+  private var searched: FlightSearchRequest?
+  private let today: LocalDate?
   private let environment: FlightsViewEnvironment
-  private let requests = PassthroughSubject<FlightSearchRequest, Never>()
+  private let requests = PassthroughSubject<(FlightSearchRequest, isFiltered: Bool), Never>()
   private var cancellables = Set<AnyCancellable>()
 
-  public init(environment: FlightsViewEnvironment) {
+  /// - Parameter today: the traveller's local date: a departure before it is refused as typed
+  ///   (the calendar offers none); nil leaves the dates to the service.
+  public init(environment: FlightsViewEnvironment, today: LocalDate? = nil) {
     self.environment = environment
+    self.today = today
     origin = AirportAutocompleteViewModel(environment: environment)
     destination = AirportAutocompleteViewModel(environment: environment)
     let flights = environment.flights
     let currency = environment.currency
     requests
-      .map { request in
+      .map { request, isFiltered in
         environment.call {
           // The traveller's currency as of now (read off the main thread): a sign-in counts at once.
           var priced = request
           if priced.currency == nil { priced.currency = currency() }
           return try flights.search(priced)
         }
+        .map { ($0, isFiltered) }
       }
       .switchToLatest()
-      .sink { [weak self] result in
-        guard let self else { return }
-        isSearching = false
-        switch result {
-        case .success(let found):
-          errorMessage = found.isEmpty ? "No flights for that search: try more stops or another date." : nil
-          offers = found
-        case .failure(let error):
-          errorMessage = error.message
-          offers = []
-        }
-        var seen: [String] = []
-        for carrier in offers.flatMap(\.carriers) where !seen.contains(carrier) { seen.append(carrier) }
-        carriers = seen.sorted()
-        refreshRows()
-      }
+      .sink { [weak self] result, isFiltered in self?.received(result, isFiltered: isFiltered) }
       .store(in: &cancellables)
     // @Published sends before the property changes: keep the values sent.
     origin.$text.sink { [weak self] text in
@@ -145,94 +156,146 @@ public final class FlightSearchViewModel {
     validate()
   }
 
+  /// Searches the form as it is (when valid), without filters, sorted by price.
   public func searchTapped() {
     guard case .success(let request) = makeRequest() else { return }
-    isSearching = true
-    requests.send(request)
+    searched = request
+    sort = .price
+    stopsFilter = nil
+    carrierFilter = nil
+    carriers = []
+    ask()
   }
 
   public func sortChanged(_ sort: FlightSortOrder) {
-    filter.sort = sort
-    refreshRows()
+    guard sort != self.sort else { return }
+    self.sort = sort
+    ask()
   }
 
-  /// Show only offers with at most `count` stops per direction (nil: all).
+  /// Show only offers with at most `count` stops per direction (nil: as searched).
   public func stopsFilterChanged(_ count: Int?) {
-    filter.maxStops = count
-    refreshRows()
+    guard count != stopsFilter else { return }
+    stopsFilter = count
+    ask()
   }
 
   /// Show only offers flown (in part) by `carrier` (nil: all).
   public func carrierFilterChanged(_ carrier: String?) {
-    filter.carrier = carrier
-    refreshRows()
+    guard carrier != carrierFilter else { return }
+    carrierFilter = carrier
+    ask()
   }
 
   // MARK: Form and results
 
-  private func validate() {
-    switch makeRequest() {
-    case .success:
-      validationMessage = nil
-      isSearchEnabled = true
+  /// Asks the service for the search with the sort and filters now chosen.
+  private func ask() {
+    guard var request = searched else { return }
+    request.sort = sort
+    if let stopsFilter { request.maxStops = min(request.maxStops, stopsFilter) }
+    request.carrier = carrierFilter
+    isSearching = true
+    requests.send((request, stopsFilter != nil || carrierFilter != nil))
+  }
+
+  private func received(_ result: Result<[FlightOffer], ServiceError>, isFiltered: Bool) {
+    isSearching = false
+    let offers: [FlightOffer]
+    switch result {
+    case .success(let found):
+      offers = found
+      errorMessage =
+        found.isEmpty && !isFiltered ? "No flights for that search: try more stops or another date." : nil
     case .failure(let error):
-      validationMessage = error.message
-      isSearchEnabled = false
+      offers = []
+      errorMessage = ScreenText.message(for: error, fields: Self.fieldNames)
     }
+    if !isFiltered {
+      var seen: [String] = []
+      for carrier in offers.flatMap(\.carriers) where !seen.contains(carrier) { seen.append(carrier) }
+      carriers = seen.sorted()
+    }
+    isCapped = offers.count >= FlightSearchRequest.maximumLimit
+    rows = offers.map { FlightOfferRow($0, environment: environment) }
+  }
+
+  private func validate() {
+    let found = Self.problems(of: form, today: today)
+    problems = found
+    let first = FlightFormField.allCases.lazy.compactMap { found[$0] }.first
+    validationMessage = first
+    isSearchEnabled = first == nil && makeRequest().isSuccess
+  }
+
+  /// What is wrong with each part of `form` (screen words).
+  private static func problems(of form: Form, today: LocalDate?) -> [FlightFormField: String] {
+    var problems: [FlightFormField: String] = [:]
+    let from = form.origin.trimmingCharacters(in: .whitespaces)
+    let to = form.destination.trimmingCharacters(in: .whitespaces)
+    if from.isEmpty { problems[.from] = "Enter where you fly from: a city, an airport, or a city code (LON)." }
+    if to.isEmpty { problems[.to] = "Enter where you fly to: a city, an airport, or a city code (NYC)." }
+    if !from.isEmpty, from.lowercased() == to.lowercased() {
+      problems[.to] = "From and To are the same place: choose two different places."
+    }
+    let last = today?.adding(days: FlightSearchRequest.maximumDaysAhead)
+    func check(_ text: String, _ name: String) -> (LocalDate?, String?) {
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      guard let date = LocalDate(trimmed) else {
+        return (
+          nil,
+          "\(name) \(EchoedInput.quoted(trimmed)) is not a date: type YYYY-MM-DD, like 2026-12-20, or press Enter "
+            + "for the calendar."
+        )
+      }
+      if let today, date < today {
+        return (date, "\(name) \(date) is in the past: choose today (\(today)) or later.")
+      }
+      if let last, date > last {
+        return (
+          date,
+          "\(name) \(date) is more than \(FlightSearchRequest.maximumDaysAhead) days ahead: choose a date up to \(last)."
+        )
+      }
+      return (date, nil)
+    }
+    var departure: LocalDate?
+    if form.date.trimmingCharacters(in: .whitespaces).isEmpty {
+      problems[.depart] = "Enter a departure date (YYYY-MM-DD, or Enter for the calendar)."
+    } else {
+      let (date, problem) = check(form.date, "The departure date")
+      departure = date
+      if let problem { problems[.depart] = problem }
+    }
+    if !form.returnDate.trimmingCharacters(in: .whitespaces).isEmpty {
+      let (date, problem) = check(form.returnDate, "The return date")
+      if let problem {
+        problems[.back] = problem
+      } else if let date, let departure, date < departure {
+        problems[.back] =
+          "The return date \(date) is before the departure (\(departure)): choose a later return, or none for one-way."
+      }
+    }
+    if !(1...9).contains(form.adults) { problems[.adults] = "Choose from 1 to 9 adults." }
+    return problems
   }
 
   private func makeRequest() -> Result<FlightSearchRequest, ServiceError> {
     let from = form.origin.trimmingCharacters(in: .whitespaces)
     let to = form.destination.trimmingCharacters(in: .whitespaces)
-    guard !from.isEmpty else { return .failure(.invalid("missing_origin", "enter where you fly from")) }
-    guard !to.isEmpty else { return .failure(.invalid("missing_destination", "enter where you fly to")) }
-    guard from.lowercased() != to.lowercased() else {
-      return .failure(.invalid("same_place", "the origin and destination are the same place: choose two places"))
-    }
-    guard !form.date.trimmingCharacters(in: .whitespaces).isEmpty else {
-      return .failure(
-        .invalid("missing_departure_date", "enter a departure date (YYYY-MM-DD, or Enter for the calendar)"))
-    }
-    do {
-      let date = try FlightSearchRequest.parseDate(form.date, option: "departure date")
-      let back =
-        form.returnDate.isEmpty ? nil : try FlightSearchRequest.parseDate(form.returnDate, option: "return date")
-      if let back, back < date {
-        return .failure(
-          .invalid(
-            "return_before_departure", "the return \(back) is before the departure \(date): choose a later return"))
-      }
-      guard (1...9).contains(form.adults) else {
-        return .failure(.invalid("invalid_adults", "choose from 1 to 9 adults"))
-      }
-      // Past and far dates are checked by the service, against today at the origin.
-      return .success(
-        FlightSearchRequest(
-          origin: from, destination: to, departureDate: date, returnDate: back, adults: form.adults,
-          cabin: form.cabin, maxStops: form.maxStops, sort: filter.sort, limit: 200))
-    } catch let error as ServiceError {
-      return .failure(error)
-    } catch {
-      return .failure(ServiceError(.invalidInput, code: "invalid", message: ErrorText.reason(of: error)))
-    }
+    guard !from.isEmpty, !to.isEmpty, from.lowercased() != to.lowercased(),
+      let date = LocalDate(form.date.trimmingCharacters(in: .whitespaces))
+    else { return .failure(.invalid("invalid_form", "the form is not complete")) }
+    let returnText = form.returnDate.trimmingCharacters(in: .whitespaces)
+    let back = returnText.isEmpty ? nil : LocalDate(returnText)
+    guard returnText.isEmpty || back != nil else { return .failure(.invalid("invalid_form", "the return date")) }
+    return .success(
+      FlightSearchRequest(
+        origin: from, destination: to, departureDate: date, returnDate: back, adults: form.adults, cabin: form.cabin,
+        maxStops: form.maxStops, sort: .price, limit: FlightSearchRequest.maximumLimit))
   }
+}
 
-  private func refreshRows() {
-    let visible = offers.filter { offer in
-      (filter.maxStops.map { offer.maxStopsPerDirection <= $0 } ?? true)
-        && (filter.carrier.map { offer.carriers.contains($0) } ?? true)
-    }
-    let sorted: [FlightOffer]
-    switch filter.sort {
-    case .price:
-      sorted = visible.sorted { ($0.price.amount, $0.durationMinutes) < ($1.price.amount, $1.durationMinutes) }
-    case .duration:
-      sorted = visible.sorted { ($0.durationMinutes, $0.price.amount) < ($1.durationMinutes, $1.price.amount) }
-    case .departure:
-      sorted = visible.sorted {
-        ($0.outbound.departure.instant, $0.price.amount) < ($1.outbound.departure.instant, $1.price.amount)
-      }
-    }
-    rows = sorted.map { FlightOfferRow($0, environment: environment) }
-  }
+extension Result {
+  fileprivate var isSuccess: Bool { if case .success = self { true } else { false } }
 }

@@ -14,17 +14,18 @@ extension BookingScreens {
   /// - Parameters:
   ///   - title: the tab's title.
   ///   - services: the commands' services (``BookingServices``), opened for `context`.
-  ///   - account: the traveller (``BookingAccount/live(accounts:cards:dataDirectory:)`` over the
-  ///     context's store in an app): the session a booking uses, the cards, signing in, and the
-  ///     preferred currency each search is priced in (read at each search, so signing in
-  ///     mid-session prices the next search in the traveller's currency).
+  ///   - session: the app's one session (``AccountSession``, over the context's store in an app):
+  ///     the session a booking uses, the cards, signing in, the header's greeting, the home airport
+  ///     (the form's From), and the preferred currency each search is priced in (read at each
+  ///     search, so signing in mid-session prices the next search in the traveller's currency).
   ///   - context: the invocation's context: data directory (the store).
   /// - Throws: nothing today; reserved for services that must open before the app does.
   ///
   /// "Today" (the earliest departure in the calendar) is the device's local date.
   public static func feature(
-    title: String = "Flights", services: BookingServices, account: BookingAccount, context: CLIContext
+    title: String = "Flights", services: BookingServices, session: AccountSession, context: CLIContext
   ) throws -> InteractiveFeature {
+    let account = session.account
     let flights = LazyFlightSearching { try services.flights(context) }
     // Start opening now, off the main thread, so the first airport suggestions come quickly.
     DispatchQueue.global(qos: .utility).async { flights.warmUp() }
@@ -35,7 +36,8 @@ extension BookingScreens {
       mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
       backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler())
     let today = LocalDate(Date(), in: .current)
-    return InteractiveFeature(tab: AppTab(title, root: root(environment: views, account: account, today: today)))
+    return InteractiveFeature(
+      tab: AppTab(title, root: root(environment: views, session: session, today: today)), session: session)
   }
 }
 

@@ -15,19 +15,20 @@ public enum BookingScreens {
   /// - Parameters:
   ///   - environment: the services, the display currency and the queues (the main queue for
   ///     outputs in an app).
-  ///   - account: who pays for a booking, and signing in without leaving it (CommonUI's checkout).
+  ///   - session: the app's one session: who pays for a booking, signing in without leaving it
+  ///     (CommonUI's checkout), and the home airport the From field starts with.
   ///   - today: the earliest departure the calendar offers (the user's local date).
-  public static func root(environment: FlightsViewEnvironment, account: BookingAccount, today: LocalDate)
+  public static func root(environment: FlightsViewEnvironment, session: AccountSession, today: LocalDate)
     -> some Screen
   {
-    FlightSearchScreen(environment: FlightScreenEnvironment(views: environment, account: account, today: today))
+    FlightSearchScreen(environment: FlightScreenEnvironment(views: environment, session: session, today: today))
   }
 }
 
 /// What the flight screens need to make their view models.
 struct FlightScreenEnvironment {
   var views: FlightsViewEnvironment
-  var account: BookingAccount
+  var session: AccountSession
   var today: LocalDate
 }
 
@@ -62,6 +63,11 @@ func suggestionLabel(_ airport: AirportSummary) -> String {
 /// chooses, Esc closes it, Delete in Return's makes the trip one-way); ← → or - + change adults,
 /// cabin and stops; Enter on Search runs the search. Esc leaves a field (then `q` quits and digits
 /// switch tabs; Enter goes back into the field).
+///
+/// The line under the form follows the focus: what is wrong with the focused part as typed (a
+/// date in the past, From and To the same), else how to fill it in; on Search, the first thing to
+/// fix. From starts with the signed-in traveller's home airport (Account preferences) while it is
+/// empty and untouched; the cursor then starts in To.
 @MainActor
 final class FlightSearchScreen: Screen {
   enum Focus: CaseIterable {
@@ -91,13 +97,15 @@ final class FlightSearchScreen: Screen {
   var maxStops = 1
   /// Search was pressed while From or To waited for its suggestions: it runs once they arrive.
   var searchRequested = false
+  /// Whether the traveller typed in From (then the home airport never replaces it).
+  private var fromTouched = false
   /// Redraws after a pending accept is resolved (the answer itself was already a change).
   private let resolved = PassthroughSubject<Void, Never>()
   private var subscriptions: [AnyCancellable] = []
 
   init(environment: FlightScreenEnvironment) {
     self.environment = environment
-    model = FlightSearchViewModel(environment: environment.views)
+    model = FlightSearchViewModel(environment: environment.views, today: environment.today)
     model.maxStopsChanged(maxStops)
     // `@Published` emits before storing: look at the answer on the next turn of the main queue.
     for part in [Focus.from, .to] {
@@ -105,6 +113,20 @@ final class FlightSearchScreen: Screen {
         .sink { [weak self] _ in MainActor.assumeIsolated { self?.answerArrived(part) } }
         .store(in: &subscriptions)
     }
+    // The home airport is the default origin (Account preferences), read from the app's session.
+    environment.session.state.compactMap { $0.traveller?.preferences?.homeAirport }
+      .sink { [weak self] home in MainActor.assumeIsolated { self?.homeAirportArrived(home) } }
+      .store(in: &subscriptions)
+  }
+
+  /// Fills From with the home airport while From is empty and untouched; the cursor then moves on
+  /// to To, unless the traveller is already elsewhere.
+  private func homeAirportArrived(_ code: String) {
+    guard !fromTouched, from.text.isEmpty, !code.isEmpty else { return }
+    from.accept(code)
+    model.origin.textFilled(code)
+    if focus == .from { focus = .to }
+    resolved.send()
   }
 
   var changes: AnyPublisher<Void, Never> {
@@ -239,13 +261,10 @@ final class FlightSearchScreen: Screen {
     // The focus marker.
     Label("▸", style: theme.accent).render(
       in: Rect(x: area.x, y: area.y + Self.row(of: focus), width: 1, height: 1), into: &buffer)
-    let waiting = searchRequested ? "Searching as soon as the airport suggestions arrive…" : nil
-    let message = waiting ?? model.origin.errorMessage ?? model.destination.errorMessage ?? model.validationMessage
-    if let message {
-      Paragraph(message, style: theme.warning).render(
-        in: Rect(x: area.x, y: area.y + 14, width: area.width, height: max(0, min(2, area.height - 14))),
-        into: &buffer)
-    }
+    let (message, isProblem) = hintLine
+    Paragraph(message, style: isProblem ? theme.warning : theme.muted).render(
+      in: Rect(x: area.x, y: area.y + 14, width: area.width, height: max(0, min(2, area.height - 14))),
+      into: &buffer)
     if let calendar {
       // Right of the form; over its right part when the terminal is narrow.
       let x = max(area.x, min(area.x + Self.formWidth + 2, area.right - 28))
@@ -258,6 +277,47 @@ final class FlightSearchScreen: Screen {
     // The focused airport field last: its suggestions drop down over the form.
     if let focused = airportFields.first(where: { $0.part == focus }) { drawAirport(focused) }
   }
+
+  /// The line under the form, for the focused part: what is wrong with it as typed (a problem:
+  /// `true`), else how to fill it in; on Search, the first thing to fix in the form.
+  var hintLine: (String, Bool) {
+    if searchRequested { return ("Searching as soon as the airport suggestions arrive…", false) }
+    let field: FlightFormField?
+    let text: String
+    switch focus {
+    case .from:
+      if let error = model.origin.errorMessage { return (error, true) }
+      (field, text) = (.from, from.text)
+    case .to:
+      if let error = model.destination.errorMessage { return (error, true) }
+      (field, text) = (.to, to.text)
+    case .depart: (field, text) = (.depart, depart.text)
+    case .back: (field, text) = (.back, back.text)
+    case .adults: (field, text) = (.adults, "\(adults)")
+    case .cabin, .stops: (field, text) = (nil, "")
+    case .search:
+      if let first = model.origin.errorMessage ?? model.destination.errorMessage ?? model.validationMessage {
+        return (first, true)
+      }
+      return ("Enter searches.", false)
+    }
+    // A part not filled in yet gets its hint, not a complaint.
+    if let field, !text.trimmingCharacters(in: .whitespaces).isEmpty, let problem = model.problems[field] {
+      return (problem, true)
+    }
+    return (Self.hints[focus] ?? "", false)
+  }
+
+  /// How to fill in each part.
+  static let hints: [Focus: String] = [
+    .from: "A city, an airport, or a city code (LON: all its airports).",
+    .to: "A city, an airport, or a city code (NYC: all its airports).",
+    .depart: "YYYY-MM-DD, or Enter for the calendar (today to \(FlightSearchRequest.maximumDaysAhead) days ahead).",
+    .back: "Empty for one-way; YYYY-MM-DD, or Enter for the calendar.",
+    .adults: "1 to 9 adults: ← → or - + change it.",
+    .cabin: "Economy, premium economy, business or first: ← → change it.",
+    .stops: "The most connections per direction, 0 (nonstop) to 2: ← → change it.",
+  ]
 
   /// From and To, with their autocompletes and states.
   private var airportFields:
@@ -328,8 +388,10 @@ final class FlightSearchScreen: Screen {
     setAutocompleteState(state, for: focus)
     switch event {
     case .edited(let text):
+      if focus == .from { fromTouched = true }
       autocomplete.textChanged(text)
     case .picked(let index):
+      if focus == .from { fromTouched = true }
       take(index, in: focus)
       move(1)
     case .closed, .moved: break

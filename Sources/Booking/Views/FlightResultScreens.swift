@@ -4,11 +4,14 @@ import Foundation
 import Reactive
 
 /// The offers of a search as a table: times per direction, stops (via), duration, carriers, price;
-/// under it every direction of the selected offer in full.
+/// under it every direction of the selected offer in full. The line above the table says exactly
+/// what the rows show: how many, the order, the stops and carrier filters (the view model's, so a
+/// new search, which starts without filters, says so).
 ///
 /// Keys: ↑ ↓ PgUp PgDn select; `s` next sort order (price, duration, departure); `f` next stops
 /// filter (any, nonstop, at most 1, at most 2); `c` next carrier filter (all, then each carrier
-/// of the results); Enter opens the offer's details and booking.
+/// of the search); Enter opens the offer's details and booking. Sorting and filtering ask the
+/// service again, so they work on every offer of the search.
 @MainActor
 final class FlightResultsScreen: Screen {
   let title = "Results"
@@ -18,9 +21,6 @@ final class FlightResultsScreen: Screen {
   private let environment: FlightScreenEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
   var selection = SelectionState()
-  var sort = FlightSortOrder.price
-  var stopsFilter: Int?
-  var carrierFilter: String?
   private var visibleRows = 10
 
   init(model: FlightSearchViewModel, summary: String, environment: FlightScreenEnvironment) {
@@ -30,7 +30,10 @@ final class FlightResultsScreen: Screen {
   }
 
   var changes: AnyPublisher<Void, Never> {
-    anyChange([model.$rows.void, model.$isSearching.void, model.$errorMessage.void])
+    anyChange([
+      model.$rows.void, model.$isSearching.void, model.$errorMessage.void, model.$sort.void, model.$stopsFilter.void,
+      model.$carrierFilter.void,
+    ])
   }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
   var isAnimating: Bool { model.isSearching }
@@ -53,9 +56,10 @@ final class FlightResultsScreen: Screen {
         in: Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, min(3, area.height - 2))), into: &buffer)
       return
     }
-    let stops = stopsFilter.map { $0 == 0 ? "nonstop" : "≤ \(FlightText.stops($0))" } ?? "any stops"
+    let stops = model.stopsFilter.map { $0 == 0 ? "nonstop" : "≤ \(FlightText.stops($0))" } ?? "any stops"
+    let count = model.isCapped ? "the best \(model.rows.count) offers" : "\(model.rows.count) offers"
     Label(
-      "\(model.rows.count) offers · by \(sort.rawValue) · \(stops) · \(carrierFilter ?? "all carriers")",
+      "\(count) · by \(model.sort.rawValue) · \(stops) · \(model.carrierFilter ?? "all carriers")",
       style: theme.muted
     ).render(in: area.row(1), into: &buffer)
     let rows = model.rows
@@ -109,20 +113,17 @@ final class FlightResultsScreen: Screen {
     switch key {
     case .character("s"):
       let all = FlightSortOrder.allCases
-      sort = all[(all.firstIndex(of: sort)! + 1) % all.count]
-      model.sortChanged(sort)
+      model.sortChanged(all[(all.firstIndex(of: model.sort)! + 1) % all.count])
       selection.select(0)
       return .handled
     case .character("f"):
       let steps: [Int?] = [nil, 0, 1, 2]
-      stopsFilter = steps[((steps.firstIndex(of: stopsFilter) ?? 0) + 1) % steps.count]
-      model.stopsFilterChanged(stopsFilter)
+      model.stopsFilterChanged(steps[((steps.firstIndex(of: model.stopsFilter) ?? 0) + 1) % steps.count])
       selection.select(0)
       return .handled
     case .character("c"):
       let steps: [String?] = [nil] + model.carriers.map { Optional($0) }
-      carrierFilter = steps[((steps.firstIndex(of: carrierFilter) ?? 0) + 1) % steps.count]
-      model.carrierFilterChanged(carrierFilter)
+      model.carrierFilterChanged(steps[((steps.firstIndex(of: model.carrierFilter) ?? 0) + 1) % steps.count])
       selection.select(0)
       return .handled
     case .enter:
@@ -168,9 +169,7 @@ final class FlightBookingScreen: Screen {
   init(model: FlightBookingViewModel, environment: FlightScreenEnvironment) {
     self.model = model
     self.environment = environment
-    checkout = CheckoutSection(
-      account: environment.account, mainQueue: environment.views.mainQueue,
-      backgroundQueue: environment.views.backgroundQueue)
+    checkout = CheckoutSection(session: environment.session)
     names = Array(repeating: TextFieldState(maxLength: 80), count: max(1, model.offer.adults))
     checkout.host = self
     model.$reservation.compactMap { $0 }.sink { [weak self] reservation in

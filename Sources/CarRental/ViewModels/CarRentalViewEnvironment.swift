@@ -2,22 +2,23 @@ import Common
 import Foundation
 import Reactive
 
-/// What the car view models need: the service, who pays (the booking screen's checkout), and two
-/// schedulers (the main queue for outputs, a background queue for service and account calls).
-/// Tests pass `DispatchQueue.test` for both.
+/// What the car view models need: the service, who pays (the app's one session, observed by the
+/// booking screen's checkout), and two schedulers (the main queue for outputs, a background queue
+/// for service calls). Tests pass `DispatchQueue.test` for both.
 public struct CarRentalViewEnvironment {
   public var service: CarRentalService
   /// Who pays: signing in from the booking screen and the cards to charge.
-  public var account: BookingAccount
+  public var session: AccountSession
   public var mainQueue: AnySchedulerOf<DispatchQueue>
   public var backgroundQueue: AnySchedulerOf<DispatchQueue>
 
+  /// `session` nil: nobody signed in, and signing in is not available.
   public init(
-    service: CarRentalService, account: BookingAccount = .unavailable, mainQueue: AnySchedulerOf<DispatchQueue>,
+    service: CarRentalService, session: AccountSession? = nil, mainQueue: AnySchedulerOf<DispatchQueue>,
     backgroundQueue: AnySchedulerOf<DispatchQueue>
   ) {
     self.service = service
-    self.account = account
+    self.session = session ?? .unavailable(mainQueue: mainQueue)
     self.mainQueue = mainQueue
     self.backgroundQueue = backgroundQueue
   }

@@ -11,16 +11,16 @@ extension CarRentalScreens {
   ///   - title: the tab's title.
   ///   - environment: the commands' environment (its service is opened now, for `context`).
   ///   - context: the invocation's context (data directory, signed-in user).
-  ///   - account: who pays (``BookingAccount/live(accounts:cards:dataDirectory:)`` over the same data
-  ///     directory in an app): the booking screen signs in through it when nobody is, and lists
-  ///     its cards to choose the one charged.
+  ///   - session: the app's one session (over the same data directory in an app): the booking
+  ///     screen signs in through it when nobody is and lists its cards to choose the one charged;
+  ///     the header shows its greeting.
   /// - Throws: what opening the service throws (reported like a command's error, exit 1).
   public static func feature(
-    title: String = "Cars", environment: CarRentalEnvironment, context: CLIContext, account: BookingAccount
+    title: String = "Cars", environment: CarRentalEnvironment, context: CLIContext, session: AccountSession
   ) throws -> InteractiveFeature {
     let views = CarRentalViewEnvironment(
-      service: try environment.service(context), account: account, mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
+      service: try environment.service(context), session: session, mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
       backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler())
-    return InteractiveFeature(tab: AppTab(title, root: root(environment: views)))
+    return InteractiveFeature(tab: AppTab(title, root: root(environment: views)), session: session)
   }
 }

@@ -417,7 +417,8 @@ final class CarResultsScreen: Screen {
 /// code field.
 ///
 /// Keys: type a promo code, Enter applies it; Ctrl-R removes the promo; Tab to Book, Enter
-/// there opens the booking.
+/// there opens the booking. Esc leaves the promo field (then `q` quits; Enter comes back), a
+/// second Esc goes back.
 @MainActor
 final class CarRatesScreen: Screen {
   enum Focus { case promo, book }
@@ -428,6 +429,8 @@ final class CarRatesScreen: Screen {
   private let intents = PassthroughSubject<Navigation, Never>()
   var promo = TextFieldState(maxLength: 20)
   var focus = Focus.promo
+  /// Esc left the promo field: keys go to the shell until Enter.
+  var leftField = false
 
   init(model: CarRatesViewModel, environment: CarRentalViewEnvironment) {
     self.model = model
@@ -438,7 +441,7 @@ final class CarRatesScreen: Screen {
     anyChange([model.$lines.void, model.$promoMessage.void, model.$isWorking.void, model.$isApplyEnabled.void])
   }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
-  var isEditingText: Bool { focus == .promo }
+  var isEditingText: Bool { focus == .promo && !leftField }
   var isAnimating: Bool { model.isWorking }
   var keyHints: [KeyHint] {
     [
@@ -484,7 +487,20 @@ final class CarRatesScreen: Screen {
   }
 
   func handle(_ key: Key) -> KeyResult {
+    if leftField {
+      switch key {
+      case .enter: leftField = false
+      case .tab, .backTab:
+        leftField = false
+        focus = .book
+      default: return .ignored
+      }
+      return .handled
+    }
     switch key {
+    case .escape where focus == .promo:
+      leftField = true
+      return .handled
     case .tab, .backTab:
       focus = focus == .promo ? .book : .promo
       return .handled
@@ -497,8 +513,7 @@ final class CarRatesScreen: Screen {
         model.applyPromoTapped()
       } else {
         let booking = CarBookingViewModel(offerID: model.offer.id, environment: environment)
-        let checkout = CheckoutSection(
-          account: environment.account, mainQueue: environment.mainQueue, backgroundQueue: environment.backgroundQueue)
+        let checkout = CheckoutSection(session: environment.session)
         intents.send(
           .push(CarBookingScreen(offer: model.offer, total: model.total, model: booking, checkout: checkout)))
       }
@@ -517,8 +532,9 @@ final class CarRatesScreen: Screen {
 /// ``CheckoutSection``) and Book; a price change is offered to accept; then the confirmation.
 ///
 /// Keys: type the driver's name; Tab / ↑ ↓ move between the name and the card; on the card ← →
-/// choose another, `s` signs in, `r` reads the cards again; Enter books (or accepts the new price
-/// after a price change). Not signed in, Enter opens the sign-in sheet first and comes back here.
+/// choose another, `s` signs in; Enter books (or accepts the new price after a price change). Not
+/// signed in, Enter opens the sign-in sheet first and comes back here. Esc leaves the name field
+/// (then `q` quits; Enter comes back), a second Esc goes back.
 @MainActor
 final class CarBookingScreen: Screen {
   enum Focus { case driver, payment }
@@ -530,6 +546,8 @@ final class CarBookingScreen: Screen {
   let checkout: CheckoutSection
   var driver = TextFieldState(maxLength: 80)
   var focus = Focus.driver
+  /// Esc left the driver field: keys go to the shell until Enter.
+  var leftField = false
   private var subscriptions = Set<AnyCancellable>()
   /// The booking failure under Book, in the app's words (CommonUI's `CheckoutSection`: gone once
   /// its cause is, e.g. after signing in or choosing another card).
@@ -556,7 +574,7 @@ final class CarBookingScreen: Screen {
     ])
   }
   var navigation: AnyPublisher<Navigation, Never> { checkout.navigation }
-  var isEditingText: Bool { model.reservation == nil && focus == .driver }
+  var isEditingText: Bool { model.reservation == nil && focus == .driver && !leftField }
   var isAnimating: Bool { model.isBooking }
   var keyHints: [KeyHint] {
     guard model.reservation == nil else { return [] }
@@ -618,8 +636,16 @@ final class CarBookingScreen: Screen {
     switch key {
     case .tab, .backTab, .up, .down:
       focus = focus == .driver ? .payment : .driver
+      leftField = false
       return .handled
-    default: break
+    case .escape where focus == .driver && !leftField:
+      leftField = true
+      return .handled
+    case .enter where leftField:
+      leftField = false
+      return .handled
+    default:
+      if leftField { return .ignored }
     }
     if focus == .payment, checkout.handle(key) == .handled { return .handled }
     if key == .enter {

@@ -79,6 +79,20 @@ public struct SessionFile: Sendable {
     }
   }
 
+  /// The file's identity as it is now, for noticing that it was written or removed (by this
+  /// process or another): `inode:modified-nanoseconds:size`, or `absent`. A write replaces the
+  /// file (a new inode), so two writes within one clock tick still differ.
+  public func stamp() -> String {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else { return "absent" }
+    #if canImport(Darwin)
+      let modified = Int64(info.st_mtimespec.tv_sec) * 1_000_000_000 + Int64(info.st_mtimespec.tv_nsec)
+    #else
+      let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    #endif
+    return "\(info.st_ino):\(modified):\(info.st_size)"
+  }
+
   /// Forgets the token. Deleting a missing file is not an error.
   /// - Throws: `session_file_unwritable` when the file exists but cannot be removed.
   public func delete() throws {

@@ -28,9 +28,21 @@ public struct BookingAccount: Sendable {
   /// - Throws: as ``cards``; by default (an account built without it) `preferences_unavailable`
   ///   (`.unavailable`), and ``preferredCurrency()`` is then nil.
   public var preferences: @Sendable (_ token: String) throws -> Preferences
+  /// Ends the session `token` and forgets it (the data directory's session file), so nobody is
+  /// signed in. By default (an account built without it) only nothing is done: the caller then
+  /// just shows nobody signed in.
+  /// - Throws: `session_file_unwritable` when the session file cannot be removed.
+  public var signOut: @Sendable (_ token: String) throws -> Void
+  /// A stamp that changes whenever who is signed in, or what the account holds (cards, profile,
+  /// preferences), may have changed — by this process or another one on the same data directory:
+  /// the live account combines the session file's identity (inode, modification time, size) and
+  /// the store's change counters (SQLite's `PRAGMA data_version` and this connection's total
+  /// changes). Cheap (a `stat` and a pragma): ``AccountSession`` asks it twice a second and reads
+  /// the account again only when it changed. Nil means "cannot tell" (read again at every poll).
+  public var revision: @Sendable () -> String?
 
-  /// An account of these calls; `profile` and `preferences` are optional (see ``profile``,
-  /// ``preferences``).
+  /// An account of these calls; `profile`, `preferences`, `signOut` and `revision` are optional
+  /// (see each).
   public init(
     token: @escaping @Sendable () throws -> String?,
     signIn: @escaping @Sendable (_ email: String, _ password: String) throws -> Session,
@@ -41,13 +53,17 @@ public struct BookingAccount: Sendable {
     preferences: @escaping @Sendable (_ token: String) throws -> Preferences = { _ in
       throw ServiceError(
         .unavailable, code: "preferences_unavailable", message: "the preferences are not available here")
-    }
+    },
+    signOut: @escaping @Sendable (_ token: String) throws -> Void = { _ in },
+    revision: @escaping @Sendable () -> String? = { nil }
   ) {
     self.token = token
     self.signIn = signIn
     self.cards = cards
     self.profile = profile
     self.preferences = preferences
+    self.signOut = signOut
+    self.revision = revision
   }
 
   /// The ISO 4217 code of the signed-in user's preferred currency (`EUR`), read now (so a sign-in
@@ -60,11 +76,15 @@ public struct BookingAccount: Sendable {
   }
 
   /// The account of the data directory `dataDirectory`: the token from its ``SessionFile``, a
-  /// sign-in that writes that file, the cards from `cards` with the default one first, the
-  /// profile and the preferences from `accounts`.
-  public static func live(accounts: any AccountService, cards: any PaymentCardService, dataDirectory: URL)
-    -> BookingAccount
-  {
+  /// sign-in that writes that file and a sign-out that ends the session and deletes it, the cards
+  /// from `cards` with the default one first, the profile and the preferences from `accounts`.
+  /// Its ``revision`` is the session file's ``SessionFile/stamp()`` followed by `storeRevision()`
+  /// (the store's change counters; nil when the caller has none: then the revision is nil too,
+  /// "cannot tell").
+  public static func live(
+    accounts: any AccountService, cards: any PaymentCardService, dataDirectory: URL,
+    storeRevision: (@Sendable () -> String?)? = nil
+  ) -> BookingAccount {
     let file = SessionFile(dataDirectory: dataDirectory)
     return BookingAccount(
       token: { try file.read() },
@@ -77,7 +97,16 @@ public struct BookingAccount: Sendable {
         try cards.cards(token: token).sorted { $0.isDefault && !$1.isDefault }
       },
       profile: { token in try accounts.profile(token: token) },
-      preferences: { token in try accounts.preferences(token: token) })
+      preferences: { token in try accounts.preferences(token: token) },
+      signOut: { token in
+        // The session ends on this machine even when the store cannot record it.
+        try? accounts.signOut(token: token)
+        try file.delete()
+      },
+      revision: {
+        guard let storeRevision, let store = storeRevision() else { return nil }
+        return "\(file.stamp()) \(store)"
+      })
   }
 
   /// Nobody signed in, and signing in refused (`sign_in_unavailable`): for previews and for

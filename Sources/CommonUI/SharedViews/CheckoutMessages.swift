@@ -3,7 +3,7 @@ import Common
 /// What a booking screen says when a booking fails for a payment or session reason, in the
 /// interactive app's words: the services' messages are written for the command line ("use another
 /// card with --card ID", "sign in first: account login --email …"); here they point at the keys of
-/// the screen (← → another card, `r` reads the cards again, Book signs in).
+/// the screen (← → another card, Book signs in) and at the Account tab.
 ///
 /// One place for the Flights, Hotels and Cars booking screens (all use ``CheckoutSection``), by
 /// ``ServiceError/code``:
@@ -12,10 +12,10 @@ import Common
 /// | --- | --- |
 /// | `card_declined`, `insufficient_funds`, `card_expired` | the card (by name) was refused, nothing was booked; choose another card (← →) — or, with one card, add one — and book again |
 /// | `card_not_found` | the card is no longer on the account; choose a card and book again |
-/// | `no_payment_card` | no card yet, how to add one, then `r` and book again |
+/// | `no_payment_card` | no card yet, how to add one (it shows at once), then book again |
 /// | `not_signed_in`, `session_expired` | signed out / the session expired, nothing was booked; Enter opens the sign-in sheet, then book again |
 ///
-/// Any other error (sold out, price changed, a store that failed) keeps the service's message.
+/// Any other error (sold out, price changed, a store that failed) is worded by ``ScreenText``.
 /// The codes and their command-line messages are `PaymentGateway`'s and `Accounts`' in Backend.
 public enum CheckoutMessages {
   /// The codes given their own words here.
@@ -38,7 +38,7 @@ public enum CheckoutMessages {
     let another =
       cardCount > 1
       ? "Choose another card (← →) and book again."
-      : "Add another card (travel's Account tab, or 'account cards add'), press r, and book again."
+      : "Add another card (the Account tab, or 'account cards add' in a shell) and book again."
     switch error.code {
     case "card_declined":
       return "\(name) was declined: nothing was booked. \(another)"
@@ -49,14 +49,14 @@ public enum CheckoutMessages {
     case "card_not_found":
       return "That card is no longer on your account: nothing was booked. Choose a card (← →) and book again."
     case "no_payment_card":
-      return "No payment card on your account: nothing was booked. Add one (travel's Account tab, or "
-        + "'account cards add'), press r, and book again."
+      return "No payment card on your account: nothing was booked. Add one (the Account tab, or "
+        + "'account cards add' in a shell) and book again."
     case "not_signed_in":
       return "You are signed out: nothing was booked. Press Enter to sign in, then book again."
     case "session_expired":
       return "Your session has expired: nothing was booked. Press Enter to sign in, then book again."
     default:
-      return error.message
+      return ScreenText.message(for: error)
     }
   }
 }

@@ -4,8 +4,7 @@ import Reactive
 
 /// Who pays for a booking, as the checkout knows it.
 public enum CheckoutPayer: Hashable, Sendable {
-  /// The session and the cards have not been read yet (until the first
-  /// ``CheckoutModel/refresh()`` answers).
+  /// The session and the cards have not been read yet (until the session's first read answers).
   case checking
   /// Nobody is signed in, or the session ended: booking asks to sign in first.
   case signedOut
@@ -16,24 +15,24 @@ public enum CheckoutPayer: Hashable, Sendable {
 /// The checkout part of a booking screen (hotel, car, flight alike): who is signed in, the cards
 /// that can be charged and which one is chosen, and signing in without leaving the booking.
 ///
-/// Inputs: ``refresh()`` (read the session and the cards again), ``cardSelected(_:)``,
-/// ``nextCardTapped()`` / ``previousCardTapped()`` (cycle through the cards, wrapping),
-/// ``cardFailed(_:)`` (a booking charged this card and it was refused), ``signIn(email:password:)``.
-/// Outputs: ``payer``, ``cards`` (the default first), ``selectedCardId`` (after each load: the
-/// card the person chose with ``cardSelected(_:)`` or ← → if it is still there and was not just
-/// refused, otherwise the default — so a default changed meanwhile is picked up; nil without
-/// cards), ``message`` (no card yet
-/// and how to add one, a session that ended, a store that failed), ``isSigningIn``,
-/// ``signInMessage`` (why the last sign-in failed, e.g. "email or password is wrong"), and
-/// ``signedIn``, which emits once per successful sign-in, after the cards are loaded.
+/// It observes the app's one ``AccountSession``: a sign-in or sign-out anywhere (the sheet, the
+/// Account tab, another process on the same data directory) and a card added or removed anywhere
+/// show here as soon as the session publishes them — nothing is re-read by hand.
 ///
-/// Every ``BookingAccount`` call runs on `backgroundQueue` and its answer is delivered on
-/// `mainQueue` (the main queue in an app; one `DispatchQueue.test` for both in tests). A newer
-/// refresh drops the answer of an older one.
+/// Inputs: ``refresh()`` (asks the session to read the account again now; never needed, kept for
+/// the `r` key), ``cardSelected(_:)``, ``nextCardTapped()`` / ``previousCardTapped()`` (cycle
+/// through the cards, wrapping), ``cardFailed(_:)`` (a booking charged this card and it was
+/// refused), ``signIn(email:password:)``.
+/// Outputs: ``payer``, ``cards`` (the default first), ``selectedCardId`` (after each change of the
+/// cards: the card the person chose with ``cardSelected(_:)`` or ← → if it is still there and was
+/// not just refused, otherwise the default — so a default changed meanwhile is picked up; nil
+/// without cards), ``message`` (no card yet and how to add one, a session that ended, a store that
+/// failed), ``isSigningIn``, ``signInMessage`` (why the last sign-in failed, e.g. "Email or
+/// password is wrong"), and ``signedIn``, which emits once per successful sign-in made here, after
+/// the cards are loaded.
 ///
 /// ```swift
-/// let checkout = CheckoutModel(account: account, mainQueue: .main, backgroundQueue: .global())
-/// checkout.refresh()
+/// let checkout = CheckoutModel(session: session)
 /// // … later, book with checkout.selectedCardId
 /// ```
 public final class CheckoutModel {
@@ -41,44 +40,50 @@ public final class CheckoutModel {
   @Published public private(set) var payer = CheckoutPayer.checking
   /// The signed-in user's cards, the default first; empty when signed out.
   @Published public private(set) var cards: [PaymentCard] = []
-  /// The card to charge (`card_…`): the default after a load, the person's choice after that
-  /// (kept by loads while it exists and was not refused since); nil when signed out or without cards.
+  /// The card to charge (`card_…`): the default after a change of the cards, the person's choice
+  /// after that (kept while it exists and was not refused since); nil when signed out or without
+  /// cards.
   @Published public private(set) var selectedCardId: String?
   /// What the checkout has to say: no card yet and how to add one, a session that ended, a store
   /// that failed; nil when all is well.
   @Published public private(set) var message: String?
   /// Whether a sign-in is running (the sheet's button reads "Signing in…").
   @Published public private(set) var isSigningIn = false
-  /// Why the last sign-in failed (the service's message, e.g. "email or password is wrong"), or nil.
+  /// Why the last sign-in failed (in the app's words, e.g. "Email or password is wrong"), or nil.
   @Published public private(set) var signInMessage: String?
-  /// Emits after each successful sign-in (the cards already loaded); never fails or finishes.
+  /// Emits after each successful sign-in made here (the cards already loaded); never fails or
+  /// finishes.
   public let signedIn: AnyPublisher<Void, Never>
 
   /// The message shown when the signed-in user has no card.
   public static let noCardMessage =
-    "No payment card yet: add one with 'account cards add' (or in travel's Account tab), then press r."
+    "No payment card yet: add one (Account tab, or 'account cards add' in a shell); it shows here at once."
 
-  private let account: BookingAccount
-  private let mainQueue: AnySchedulerOf<DispatchQueue>
-  private let backgroundQueue: AnySchedulerOf<DispatchQueue>
+  /// The session observed.
+  public let session: AccountSession
   private let signedInSubject = PassthroughSubject<Void, Never>()
-  private var refreshRequest: AnyCancellable?
+  private var stateSubscription: AnyCancellable?
   private var signInRequest: AnyCancellable?
   /// Whether ``selectedCardId`` is the person's own choice (``cardSelected(_:)``, ← →), not the
   /// default a load picked.
   private var isChosenByPerson = false
-  /// The card a booking just charged and had refused (``cardFailed(_:)``): the next load does not
-  /// keep it selected.
+  /// The card a booking just charged and had refused (``cardFailed(_:)``): the next change of the
+  /// cards, or the next refresh, does not keep it selected.
   private var failedCardId: String?
 
-  /// A checkout over `account`; nothing is read until ``refresh()``.
-  public init(
+  /// A checkout observing `session` (its state shows at once).
+  public init(session: AccountSession) {
+    self.session = session
+    signedIn = signedInSubject.eraseToAnyPublisher()
+    stateSubscription = session.state.sink { [weak self] state in self?.show(state) }
+  }
+
+  /// A checkout over a session of its own on `account` (tests and previews; an app shares one
+  /// session between every screen). The session's first read runs on `backgroundQueue`.
+  public convenience init(
     account: BookingAccount, mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>
   ) {
-    self.account = account
-    self.mainQueue = mainQueue
-    self.backgroundQueue = backgroundQueue
-    signedIn = signedInSubject.eraseToAnyPublisher()
+    self.init(session: AccountSession(account: account, mainQueue: mainQueue, workQueue: backgroundQueue))
   }
 
   /// The chosen card, if any.
@@ -91,12 +96,14 @@ public final class CheckoutModel {
 
   // MARK: Inputs
 
-  /// Reads the session and, when signed in, the profile and the cards again (``payer`` keeps its
-  /// value until the answer).
+  /// Asks the session to read the session and the cards again now (``payer`` keeps its value
+  /// until the answer; an unchanged answer changes nothing, except that a refused card is no
+  /// longer kept selected).
   public func refresh() {
-    let account = account
-    refreshRequest = run { try Self.load(account) }
-      .sink { [weak self] result in self?.loaded(result) }
+    if let failedCardId, failedCardId == selectedCardId, let traveller = session.current.traveller {
+      show(.signedIn(traveller))
+    }
+    session.refresh()
   }
 
   /// Chooses the card `id` (ignored when it is not one of ``cards``).
@@ -107,8 +114,9 @@ public final class CheckoutModel {
   }
 
   /// A booking charged the card `id` and it was refused (declined, no funds, expired, unknown):
-  /// the next load selects the default card instead of keeping this one, even if the person chose
-  /// it (the default may have changed meanwhile, e.g. a card added and made the default).
+  /// the next change of the cards (or ``refresh()``) selects the default card instead of keeping
+  /// this one, even if the person chose it (the default may have changed meanwhile, e.g. a card
+  /// added and made the default).
   public func cardFailed(_ id: String) {
     failedCardId = id
   }
@@ -119,8 +127,9 @@ public final class CheckoutModel {
   /// Chooses the previous card (before the first, the last).
   public func previousCardTapped() { step(-1) }
 
-  /// Signs in with an email and password (kept in the session file, so the command line is signed
-  /// in too), then loads the cards. A blank email or password is refused here, without asking.
+  /// Signs in with an email and password through the session (kept in the session file, so the
+  /// command line and every tab are signed in too). A blank email or password is refused here,
+  /// without asking.
   public func signIn(email: String, password: String) {
     guard !isSigningIn else { return }
     let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -130,59 +139,33 @@ public final class CheckoutModel {
     }
     isSigningIn = true
     signInMessage = nil
-    let account = account
-    signInRequest = run { () -> Loaded in
-      let session = try account.signIn(email, password)
-      return try Self.signedIn(account, token: session.token)
-    }
-    .sink { [weak self] result in
-      guard let self else { return }
-      self.isSigningIn = false
-      switch result {
-      case .success(let loaded):
-        self.refreshRequest = nil
-        self.loaded(.success(loaded))
-        self.signedInSubject.send()
-      case .failure(let error):
-        self.signInMessage = error.message
-      }
-    }
+    signInRequest = session.signIn(email: email, password: password)
+      .sink(
+        receiveCompletion: { [weak self] completion in
+          guard let self else { return }
+          self.isSigningIn = false
+          if case .failure(let error) = completion { self.signInMessage = ScreenText.message(for: error) }
+        },
+        receiveValue: { [weak self] _ in self?.signedInSubject.send() })
   }
 
-  // MARK: Work
+  // MARK: State
 
-  /// What one read found.
-  enum Loaded {
-    case signedOut(message: String?)
-    case signedIn(name: String?, cards: [PaymentCard])
-  }
-
-  private static func load(_ account: BookingAccount) throws -> Loaded {
-    guard let token = try account.token() else { return .signedOut(message: nil) }
-    do {
-      return try signedIn(account, token: token)
-    } catch let error as ServiceError where error.kind == .unauthenticated {
-      return .signedOut(message: "Your session has ended: sign in again.")
-    }
-  }
-
-  private static func signedIn(_ account: BookingAccount, token: String) throws -> Loaded {
-    let cards = try account.cards(token)
-    let name = (try? account.profile(token)).map { "\($0.firstName) \($0.lastName)" }
-    return .signedIn(name: name, cards: cards)
-  }
-
-  private func loaded(_ result: Result<Loaded, ServiceError>) {
-    switch result {
-    case .success(.signedOut(let message)):
-      payer = .signedOut
-      cards = []
-      selectedCardId = nil
+  private func show(_ state: AccountState) {
+    switch state {
+    case .checking:
+      if payer != .checking { payer = .checking }
+    case .signedOut(let reason):
+      if payer != .signedOut { payer = .signedOut }
+      if !cards.isEmpty { cards = [] }
+      if selectedCardId != nil { selectedCardId = nil }
       isChosenByPerson = false
-      self.message = message
-    case .success(.signedIn(let name, let cards)):
-      payer = .signedIn(name: name)
-      self.cards = cards
+      if message != reason { message = reason }
+    case .signedIn(let traveller):
+      let payer = CheckoutPayer.signedIn(name: traveller.name)
+      if self.payer != payer { self.payer = payer }
+      if cards != traveller.cards { cards = traveller.cards }
+      let cards = traveller.cards
       if isChosenByPerson, let selectedCardId, selectedCardId != failedCardId,
         cards.contains(where: { $0.id == selectedCardId })
       {
@@ -193,13 +176,8 @@ public final class CheckoutModel {
         if selectedCardId != defaultId { selectedCardId = defaultId }
       }
       failedCardId = nil
-      message = cards.isEmpty ? Self.noCardMessage : nil
-    case .failure(let error):
-      payer = .signedOut
-      cards = []
-      selectedCardId = nil
-      isChosenByPerson = false
-      message = error.message
+      let message = cards.isEmpty ? Self.noCardMessage : nil
+      if self.message != message { self.message = message }
     }
   }
 
@@ -209,10 +187,5 @@ public final class CheckoutModel {
     let next = cards[(index + offset + cards.count) % cards.count].id
     if next != selectedCardId { selectedCardId = next }
     isChosenByPerson = true
-  }
-
-  /// `body` on the background queue, its result (never a failure) on the main queue.
-  private func run<T>(_ body: @escaping @Sendable () throws -> T) -> AnyPublisher<Result<T, ServiceError>, Never> {
-    ServiceCall.result(on: backgroundQueue, deliverOn: mainQueue, body)
   }
 }

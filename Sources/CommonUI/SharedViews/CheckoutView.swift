@@ -105,13 +105,15 @@ public struct CheckoutView: Widget {
 ///
 /// A booking failure (``bookingFailed(_:)``) is kept in the app's words (``CheckoutMessages``)
 /// until its cause is gone, not until the next Book: a session failure (`not_signed_in`,
-/// `session_expired`) goes once a session is found (signed in from the sheet, or elsewhere and
-/// read by `r`); a card failure (`card_declined`, `insufficient_funds`, `card_expired`,
+/// `session_expired`) goes once the session shows someone signed in (from the sheet, the Account
+/// tab or another process); a card failure (`card_declined`, `insufficient_funds`, `card_expired`,
 /// `card_not_found`) goes when the person chooses another card (← →); `no_payment_card` goes when
-/// a card turns up. Any other failure stays until the next booking attempt.
+/// a card turns up (added in the Account tab or in a shell: the session publishes it). Any other
+/// failure stays until the next booking attempt.
 ///
-/// Keys while focused: ← → (or `-` `+`) another card, `s` or Enter signs in when signed out, `r`
-/// reads the session and cards again.
+/// Keys while focused: ← → (or `-` `+`) another card, `s` or Enter signs in when signed out. (`r`
+/// still asks the session to read the account again, harmlessly; it is never needed, so it is not
+/// listed.)
 @MainActor
 public final class CheckoutSection {
   /// The view model (for its outputs; the section calls its inputs).
@@ -133,7 +135,7 @@ public final class CheckoutSection {
   /// Failure codes that choosing another card makes obsolete.
   static let cardCodes: Set<String> = ["card_declined", "insufficient_funds", "card_expired", "card_not_found"]
 
-  /// A section over `model`; reads the session and cards now (``CheckoutModel/refresh()``).
+  /// A section over `model` (which observes the app's session).
   public init(model: CheckoutModel) {
     self.model = model
     var wasSignedIn = false
@@ -148,10 +150,15 @@ public final class CheckoutSection {
       guard !cards.isEmpty else { return }
       MainActor.assumeIsolated { self?.clearBookingFailure(if: ["no_payment_card"]) }
     }.store(in: &subscriptions)
-    model.refresh()
   }
 
-  /// A section over a new ``CheckoutModel`` of `account`, reading the session and cards now.
+  /// A section over a new ``CheckoutModel`` observing `session` (the app's one session).
+  public convenience init(session: AccountSession) {
+    self.init(model: CheckoutModel(session: session))
+  }
+
+  /// A section over a new ``CheckoutModel`` with a session of its own on `account` (tests and
+  /// previews), reading the session and cards now.
   public convenience init(
     account: BookingAccount, mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>
   ) {
@@ -178,7 +185,7 @@ public final class CheckoutSection {
   public func bookingFailed(_ error: ServiceError?) {
     bookingFailure = error.map { message(forBookingFailure: $0) }
     if let code = error?.code, Self.cardCodes.contains(code), let card = model.selectedCardId {
-      model.cardFailed(card)  // `r` then selects the default, not the refused card
+      model.cardFailed(card)  // the next refresh selects the default, not the refused card
     }
     bookingFailureCode = error?.code
     failureChanged.send()
@@ -199,8 +206,8 @@ public final class CheckoutSection {
   public var keyHints: [KeyHint] {
     switch model.payer {
     case .signedOut: [KeyHint("s", "sign in")]
-    case .signedIn where model.cards.count > 1: [KeyHint("←→", "card"), KeyHint("r", "refresh")]
-    case .signedIn, .checking: [KeyHint("r", "refresh")]
+    case .signedIn where model.cards.count > 1: [KeyHint("←→", "card")]
+    case .signedIn, .checking: []
     }
   }
 
@@ -235,21 +242,18 @@ public final class CheckoutSection {
   }
 
   /// Whether a booking can go ahead now (signed in, a card chosen). Otherwise it says why: signed
-  /// out, it pushes the sign-in sheet and reads the session again (the sheet closes itself when a
-  /// session turns up); without a card, it reads the cards again (one may have been added
-  /// meanwhile) and the view shows how to add one. Call it when Book is pressed.
+  /// out, it pushes the sign-in sheet (which closes itself when the session shows someone signed
+  /// in); without a card, the view shows how to add one (a card added anywhere shows at once).
+  /// Call it when Book is pressed.
   public func isReadyToBook() -> Bool {
     if model.isReadyToPay { return true }
-    switch model.payer {
-    case .signedOut: showSignIn()
-    case .signedIn: model.refresh()
-    case .checking: break
-    }
+    if model.payer == .signedOut { showSignIn() }
     return false
   }
 
-  /// Pushes the sign-in sheet over the booking screen (``host``) and reads the session again:
-  /// signed in meanwhile (another tab, another shell), the sheet closes by itself.
+  /// Pushes the sign-in sheet over the booking screen (``host``) and asks the session to read the
+  /// account once more; signed in meanwhile (another tab, another shell), the sheet closes by
+  /// itself when the session shows it.
   public func showSignIn() {
     intents.send(.push(SignInSheetScreen(model: model, over: host)))
     model.refresh()
@@ -295,7 +299,11 @@ public final class SignInSheetScreen: Screen {
   public var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
   public var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
   public var isEditingText: Bool { form.isEditingText }
-  public var keyHints: [KeyHint] { [KeyHint("Tab", "next field"), KeyHint("Enter", "sign in")] }
+  public var keyHints: [KeyHint] {
+    if form.hasLeftField { return [KeyHint("Enter", "edit"), KeyHint("Esc", "back to the booking")] }
+    let enter = form.focus == .email ? KeyHint("Enter", "next field") : KeyHint("Enter", "sign in")
+    return [KeyHint("Tab", "next field"), enter]
+  }
 
   public func handle(_ key: Key) -> KeyResult {
     guard let event = form.handle(key) else { return .ignored }

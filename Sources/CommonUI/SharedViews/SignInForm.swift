@@ -2,7 +2,9 @@
 /// screen passes ``SignInFormEvent/submit(email:password:)`` to its view model.
 ///
 /// Keys: typing edits the focused field; Tab / ↓ next, Shift-Tab / ↑ previous; Enter in Email
-/// goes to Password, Enter in Password or on the button submits.
+/// goes to Password, Enter in Password or on the button submits. Esc leaves the field
+/// (``hasLeftField``): then no text field has focus, so `q` quits and digits switch tabs; Enter
+/// (or Tab, ↑ ↓) comes back, and a second Esc is the screen's (it goes back).
 public struct SignInFormState: Hashable, Sendable {
   /// The focusable parts, in Tab order.
   public enum Field: Hashable, Sendable, CaseIterable {
@@ -16,17 +18,34 @@ public struct SignInFormState: Hashable, Sendable {
   public var message: String?
   /// While true the button reads "Signing in…" and Enter does not submit again.
   public var isSubmitting = false
+  /// Esc left the focused field: keys go to the screen and the shell until Enter.
+  public private(set) var hasLeftField = false
 
   public init(email: String = "") {
     self.email.text = email
   }
 
   /// Whether a text field has focus (then `q` is typed, not a quit).
-  public var isEditingText: Bool { focus != .submit }
+  public var isEditingText: Bool { focus != .submit && !hasLeftField }
 
   /// Applies a key. - Returns: nil when the key is not the form's.
   public mutating func handle(_ key: Key) -> SignInFormEvent? {
+    if hasLeftField {
+      switch key {
+      case .enter:
+        hasLeftField = false
+        return .edited
+      case .tab, .down, .backTab, .up:
+        hasLeftField = false
+      default:
+        return nil
+      }
+    }
     switch key {
+    case .escape:
+      guard focus != .submit else { return nil }
+      hasLeftField = true
+      return .edited
     case .tab, .down:
       focus = Field.allCases[(Field.allCases.firstIndex(of: focus)! + 1) % Field.allCases.count]
       return .edited

@@ -85,7 +85,7 @@ public final class InteractiveApp {
     self.theme = theme
     self.backend = backend
     self.schedule = schedule ?? { work in DispatchQueue.main.async(execute: work) }
-    for tab in tabs { observe(tab.root) }
+    for (index, tab) in tabs.enumerated() { observe(tab.root, tab: index) }
   }
 
   // MARK: State
@@ -143,25 +143,33 @@ public final class InteractiveApp {
 
   // MARK: Navigation
 
-  /// Does what a screen asked (see ``Navigation``).
+  /// Does what a screen of the selected tab asked (see ``Navigation``).
   public func perform(_ navigation: Navigation) {
+    perform(navigation, inTab: selectedTab)
+  }
+
+  /// Does what a screen of tab `tab` asked: pushes, pops and replaces act on that tab's stack,
+  /// even while another tab is shown (a session that changed under the Account tab never pops the
+  /// booking open in Hotels); alerts, tab switches and quitting act on the app.
+  func perform(_ navigation: Navigation, inTab tab: Int) {
+    guard stacks.indices.contains(tab) else { return }
     switch navigation {
     case .push(let screen):
-      stacks[selectedTab].append(screen)
-      observe(screen)
+      stacks[tab].append(screen)
+      observe(screen, tab: tab)
     case .pop:
-      popScreen()
+      popScreen(inTab: tab)
     case .popToRoot:
-      while stacks[selectedTab].count > 1 { popScreen() }
+      while stacks[tab].count > 1 { popScreen(inTab: tab) }
     case .replace(let screen):
-      if stacks[selectedTab].count > 1 {
-        popScreen()
+      if stacks[tab].count > 1 {
+        popScreen(inTab: tab)
       } else {
-        unobserve(stacks[selectedTab][0])
-        stacks[selectedTab].removeAll()
+        unobserve(stacks[tab][0])
+        stacks[tab].removeAll()
       }
-      stacks[selectedTab].append(screen)
-      observe(screen)
+      stacks[tab].append(screen)
+      observe(screen, tab: tab)
     case .selectTab(let title):
       if let index = tabs.firstIndex(where: { $0.title == title }) { selectTab(index) }
     case .alert(let content):
@@ -179,18 +187,19 @@ public final class InteractiveApp {
     setNeedsDisplay()
   }
 
-  private func popScreen() {
-    guard stacks[selectedTab].count > 1 else { return }
-    unobserve(stacks[selectedTab].removeLast())
+  private func popScreen(inTab tab: Int? = nil) {
+    let tab = tab ?? selectedTab
+    guard stacks[tab].count > 1 else { return }
+    unobserve(stacks[tab].removeLast())
   }
 
-  private func observe(_ screen: any Screen) {
+  private func observe(_ screen: any Screen, tab: Int) {
     let id = ObjectIdentifier(screen)
     var list: [AnyCancellable] = []
     screen.changes.sink { [weak self] _ in self?.setNeedsDisplay() }.store(in: &list)
     screen.navigation.sink { [weak self] intent in
       let box = UncheckedBox(intent)
-      self?.onMain { self?.perform(box.value) }
+      self?.onMain { self?.perform(box.value, inTab: tab) }
     }.store(in: &list)
     subscriptions[id] = list
   }
@@ -361,13 +370,21 @@ public final class InteractiveApp {
     }
   }
 
-  /// The footer's hints: the screen's, then the shell's. The shell's "Esc back" is left out when
-  /// the screen's hints already name Esc ("Esc close list": one Esc hint, the one that applies).
+  /// The footer's hints: the screen's, then the shell's. The shell's Esc hint — "Esc leave field"
+  /// while a text field has focus (every form lets Esc leave its field), else "Esc back" on a
+  /// screen pushed over another — is left out when the screen's hints already name Esc ("Esc
+  /// close list": one Esc hint, the one that applies).
   public var footerHints: [KeyHint] {
     let screen = currentScreen
     var hints = screen.keyHints
     let screenNamesEsc = hints.contains { $0.keys.split(separator: " ").contains("Esc") }
-    if currentStack.count > 1 || screen.isEditingText, !screenNamesEsc { hints.append(KeyHint("Esc", "back")) }
+    if !screenNamesEsc {
+      if screen.isEditingText {
+        hints.append(KeyHint("Esc", "leave field"))
+      } else if currentStack.count > 1 {
+        hints.append(KeyHint("Esc", "back"))
+      }
+    }
     if !screen.isEditingText {
       if tabs.count > 1 { hints.append(KeyHint("1-\(tabs.count)", "tabs")) }
       hints.append(KeyHint("?", "help"))

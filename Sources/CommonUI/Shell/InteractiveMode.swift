@@ -25,6 +25,16 @@ public struct InteractiveFeature {
     self.notices = notices
   }
 
+  /// A feature whose header status and appearance are those of the app's one `session`: the
+  /// greeting ("Welcome, Ada Lovelace") while someone is signed in, and their appearance
+  /// preference (system shows dark; nothing changes while nobody is signed in); and `notices`.
+  public init(tab: AppTab, session: AccountSession, notices: AnyPublisher<Notice, Never>? = nil) {
+    self.init(
+      tab: tab, status: session.greeting,
+      appearance: session.appearance.compactMap { $0.map { $0 == .light ? Appearance.light : .dark } }
+        .eraseToAnyPublisher(), notices: notices)
+  }
+
   /// A feature whose screens are not built yet: one plain screen that lists the subcommands of
   /// `command` (with their summaries) to use meanwhile. `commandPrefix` is how they are spelled in
   /// this app, e.g. `travel flights` or `booking`.
@@ -48,15 +58,17 @@ public struct Notice: Hashable, Sendable {
 
 extension InteractiveApp {
   /// The app of `features` (one tab each, in order; the first is selected), drawn with the dark
-  /// theme (monochrome when `useColor` is false), following the features' statuses and appearances.
+  /// theme (monochrome when `useColor` is false), following the status and the appearance of the
+  /// first feature that has one (the features of one app share one session: they all offer the
+  /// same).
   public static func assemble(name: String, features: [InteractiveFeature], useColor: Bool) -> InteractiveApp {
     let theme = (try? Theme.named(.dark, useColor: useColor)) ?? .monochrome
     let app = InteractiveApp(name: name, tabs: features.map(\.tab), theme: theme)
-    for feature in features {
-      if let status = feature.status { app.follow(status: status) }
-      if let appearance = feature.appearance { app.follow(appearance: appearance, useColor: useColor) }
-      if let notices = feature.notices { app.follow(notices: notices) }
+    if let status = features.lazy.compactMap(\.status).first { app.follow(status: status) }
+    if let appearance = features.lazy.compactMap(\.appearance).first {
+      app.follow(appearance: appearance, useColor: useColor)
     }
+    for notices in features.compactMap(\.notices) { app.follow(notices: notices) }
     return app
   }
 }

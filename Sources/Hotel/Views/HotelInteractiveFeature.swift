@@ -10,16 +10,16 @@ extension HotelScreens {
   ///   - title: the tab's title.
   ///   - environment: the commands' environment (its service is opened now, for `context`).
   ///   - context: the invocation's context: data directory (the service, the session for booking).
-  ///   - account: who pays (``BookingAccount/live(accounts:cards:dataDirectory:)`` over the same data
-  ///     directory in an app): the booking screen signs in through it when nobody is, and lists
-  ///     its cards to choose the one charged.
+  ///   - session: the app's one session (over the same data directory in an app): the booking
+  ///     screen signs in through it when nobody is and lists its cards to choose the one charged;
+  ///     the header shows its greeting.
   /// - Throws: what opening the service throws (reported like a command's error, exit 1).
   ///
   /// Place suggestions come from the reference data (cities and airports); "today" is the
   /// device's local date; a booking uses the session of the data directory (the same one as
   /// `account login`), read when booking.
   public static func feature(
-    title: String = "Hotels", environment: HotelEnvironment, context: CLIContext, account: BookingAccount
+    title: String = "Hotels", environment: HotelEnvironment, context: CLIContext, session: AccountSession
   ) throws -> InteractiveFeature {
     let service = try environment.service(context)
     let client = HotelClient.live(
@@ -27,11 +27,11 @@ extension HotelScreens {
       suggest: { text in
         (try? ReferenceData.shared().suggestions(for: text, limit: 8, kinds: [.cities, .airports])) ?? []
       },
-      token: account.token)
+      token: session.account.token)
     let today = LocalDate(environment.now(), in: .current)
     let root = root(
-      client: client, account: account, scheduler: DispatchQueue.main.eraseToAnyScheduler(),
+      client: client, session: session, scheduler: DispatchQueue.main.eraseToAnyScheduler(),
       backgroundScheduler: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler(), today: today)
-    return InteractiveFeature(tab: AppTab(title, root: root))
+    return InteractiveFeature(tab: AppTab(title, root: root), session: session)
   }
 }

@@ -247,9 +247,7 @@ final class HotelDetailsScreen: Screen {
     if key == .enter, let index = selection.selected, loaded.rooms.indices.contains(index) {
       let model = HotelBookingViewModel(
         offer: loaded.rooms[index], client: environment.client, scheduler: environment.scheduler)
-      let checkout = CheckoutSection(
-        account: environment.account, mainQueue: environment.scheduler, backgroundQueue: environment.backgroundScheduler
-      )
+      let checkout = CheckoutSection(session: environment.session)
       intents.send(.push(HotelBookingScreen(offer: loaded.rooms[index], model: model, checkout: checkout)))
       return .handled
     }
@@ -262,8 +260,9 @@ final class HotelDetailsScreen: Screen {
 /// button; then the confirmation.
 ///
 /// Keys: type the guest's name; Tab / ↑ ↓ move between the name and the card; on the card ← →
-/// choose another, `s` signs in, `r` reads the cards again; Enter books (when the name has two
-/// words). Not signed in, Enter opens the sign-in sheet first and comes back here.
+/// choose another, `s` signs in; Enter books (when the name is valid; otherwise the name's
+/// problem shows under it). Not signed in, Enter opens the sign-in sheet first and comes back here.
+/// Esc leaves the name field (then `q` quits; Enter comes back), a second Esc goes back.
 @MainActor
 final class HotelBookingScreen: Screen {
   enum Focus { case name, payment }
@@ -273,6 +272,8 @@ final class HotelBookingScreen: Screen {
   let checkout: CheckoutSection
   var name = TextFieldState(maxLength: 80)
   var focus = Focus.name
+  /// Esc left the name field: keys go to the shell until Enter.
+  var leftField = false
   private var subscriptions = Set<AnyCancellable>()
   /// The booking failure under Book, in the app's words (CommonUI's `CheckoutSection`: gone once
   /// its cause is, e.g. after signing in or choosing another card).
@@ -299,7 +300,7 @@ final class HotelBookingScreen: Screen {
     ])
   }
   var navigation: AnyPublisher<Navigation, Never> { checkout.navigation }
-  var isEditingText: Bool { model.reservation == nil && focus == .name }
+  var isEditingText: Bool { model.reservation == nil && focus == .name && !leftField }
   var isAnimating: Bool { model.isBooking }
   var keyHints: [KeyHint] {
     guard model.reservation == nil else { return [] }
@@ -361,8 +362,16 @@ final class HotelBookingScreen: Screen {
     switch key {
     case .tab, .backTab, .up, .down:
       focus = focus == .name ? .payment : .name
+      leftField = false
       return .handled
-    default: break
+    case .escape where focus == .name && !leftField:
+      leftField = true
+      return .handled
+    case .enter where leftField:
+      leftField = false
+      return .handled
+    default:
+      if leftField { return .ignored }
     }
     if focus == .payment, checkout.handle(key) == .handled { return .handled }
     if key == .enter {

@@ -13,28 +13,31 @@ public enum HotelScreens {
   /// The first screen: the search form.
   /// - Parameters:
   ///   - client: the hotel services (``HotelClient/live(service:suggest:token:queue:)`` in an app).
-  ///   - account: who pays: the booking screen's checkout (sign-in sheet, card choice) reads it.
+  ///   - session: the app's one session: who pays (the booking screen's checkout observes it: the
+  ///     sign-in sheet, the cards); nil: nobody, and signing in is not available.
   ///   - scheduler: where view-model outputs are delivered (the main queue in an app).
-  ///   - backgroundScheduler: where the checkout calls `account` (a global queue in an app).
+  ///   - backgroundScheduler: where background work runs (a global queue in an app).
   ///   - today: the earliest check-in (the user's local date).
   public static func root(
-    client: HotelClient, account: BookingAccount = .unavailable, scheduler: AnySchedulerOf<DispatchQueue>,
+    client: HotelClient, session: AccountSession? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
     backgroundScheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global(qos: .userInitiated)
       .eraseToAnyScheduler(),
     today: LocalDate
   ) -> some Screen {
     HotelSearchScreen(
       environment: HotelScreenEnvironment(
-        client: client, account: account, scheduler: scheduler, backgroundScheduler: backgroundScheduler, today: today))
+        client: client, session: session ?? .unavailable(mainQueue: scheduler), scheduler: scheduler,
+        backgroundScheduler: backgroundScheduler, today: today))
   }
 }
 
 /// What the hotel screens need to make their view models.
 struct HotelScreenEnvironment {
   var client: HotelClient
-  var account: BookingAccount = .unavailable
+  /// The app's one session: who pays, observed by the booking screen's checkout.
+  var session: AccountSession
   var scheduler: AnySchedulerOf<DispatchQueue>
-  /// Where the checkout's account calls run.
+  /// Where background work runs.
   var backgroundScheduler: AnySchedulerOf<DispatchQueue>
   var today: LocalDate
 }

@@ -4,6 +4,11 @@ import Reactive
 
 @testable import Account
 
+/// Where a test keeps the session token (the session file of an app).
+final class TokenBox: @unchecked Sendable {
+  var token: String?
+}
+
 /// In-memory account, card and reservation services with the behaviour the protocols document
 /// (errors, isolation between users, first card default), for the feature's tests.
 final class InMemoryServices: AccountService, PaymentCardService, ReservationService, @unchecked Sendable {
@@ -41,6 +46,26 @@ final class InMemoryServices: AccountService, PaymentCardService, ReservationSer
   /// A client delivering on `scheduler`.
   func client(_ scheduler: TestSchedulerOf<DispatchQueue>) -> AccountClient {
     AccountClient(environment: accountEnvironment(), scheduler: scheduler.eraseToAnyScheduler())
+  }
+
+  /// The session's calls over these services, the token kept in `box` (as the session file keeps
+  /// it); each change bumps the revision.
+  func bookingAccount(_ box: TokenBox) -> BookingAccount {
+    BookingAccount(
+      token: { box.token },
+      signIn: { [unowned self] email, password in
+        let session = try signIn(email: email, password: password)
+        box.token = session.token
+        return session
+      },
+      cards: { [unowned self] token in try cards(token: token) },
+      profile: { [unowned self] token in try profile(token: token) },
+      preferences: { [unowned self] token in try preferences(token: token) },
+      signOut: { [unowned self] token in
+        try? signOut(token: token)
+        box.token = nil
+      },
+      revision: { nil })
   }
 
   /// Signs up and signs in Ada; returns her token.

@@ -27,6 +27,8 @@ public enum FlightSortOrder: String, CaseIterable, Hashable, Sendable, Codable {
 public struct FlightSearchRequest: Hashable, Sendable, Codable {
   /// The furthest date a search may ask for, in days after today (airlines sell about 330 days out).
   public static let maximumDaysAhead = 330
+  /// The most offers one search returns (``limit``).
+  public static let maximumLimit = 1000
 
   public var origin: String
   public var destination: String
@@ -38,6 +40,10 @@ public struct FlightSearchRequest: Hashable, Sendable, Codable {
   public var cabin: Cabin
   /// The most connections per direction, 0–2.
   public var maxStops: Int
+  /// Only offers flown at least in part by this airline (IATA code, `LH`); nil: every airline.
+  /// The search applies it before ``sort`` and ``limit``, so the offers returned are the best of
+  /// every offer of that airline, not a part of the best overall.
+  public var carrier: String?
   public var sort: FlightSortOrder
   /// The most offers returned, 1–1000.
   public var limit: Int
@@ -49,8 +55,8 @@ public struct FlightSearchRequest: Hashable, Sendable, Codable {
 
   public init(
     origin: String, destination: String, departureDate: LocalDate, returnDate: LocalDate? = nil, adults: Int = 1,
-    cabin: Cabin = .economy, maxStops: Int = 1, sort: FlightSortOrder = .price, limit: Int = 50,
-    currency: String? = nil
+    cabin: Cabin = .economy, maxStops: Int = 1, carrier: String? = nil, sort: FlightSortOrder = .price,
+    limit: Int = 50, currency: String? = nil
   ) {
     self.origin = origin
     self.destination = destination
@@ -59,6 +65,7 @@ public struct FlightSearchRequest: Hashable, Sendable, Codable {
     self.adults = adults
     self.cabin = cabin
     self.maxStops = maxStops
+    self.carrier = carrier
     self.sort = sort
     self.limit = limit
     self.currency = currency
@@ -99,12 +106,12 @@ public struct FlightSearchRequest: Hashable, Sendable, Codable {
     return date
   }
 
-  /// Checks the parts that need no reference data: passengers, stops, limit, the return date
-  /// after the departure, and both dates within today … today + 330 days.
+  /// Checks the parts that need no reference data: passengers, stops, carrier, limit, the return
+  /// date after the departure, and both dates within today … today + 330 days.
   ///
   /// `today` is the current date at the origin (the service passes it once the place is known).
   /// - Throws: ``ServiceError`` (invalid input): `invalid_adults`, `invalid_max_stops`,
-  ///   `invalid_limit`, `date_in_past`, `date_too_far`, `return_before_departure`.
+  ///   `invalid_carrier`, `invalid_limit`, `date_in_past`, `date_too_far`, `return_before_departure`.
   public func validate(today: LocalDate) throws {
     guard (1...9).contains(adults) else {
       throw ServiceError.invalid("invalid_adults", "invalid --adults \(adults): expected a whole number from 1 to 9")
@@ -112,7 +119,15 @@ public struct FlightSearchRequest: Hashable, Sendable, Codable {
     guard (0...2).contains(maxStops) else {
       throw ServiceError.invalid("invalid_max_stops", "invalid --max-stops \(maxStops): expected 0, 1 or 2")
     }
-    guard (1...1000).contains(limit) else {
+    if let carrier {
+      let alphanumeric = carrier.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
+      guard carrier.utf8.count == 2, alphanumeric else {
+        throw ServiceError.invalid(
+          "invalid_carrier",
+          "invalid --carrier \(EchoedInput.quoted(carrier)): expected an airline's two-character IATA code, like LH")
+      }
+    }
+    guard (1...Self.maximumLimit).contains(limit) else {
       throw ServiceError.invalid("invalid_limit", "invalid --limit \(limit): expected a whole number from 1 to 1000")
     }
     for (name, date) in [("--date", departureDate), ("--return", returnDate)] {
