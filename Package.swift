@@ -49,6 +49,8 @@ var targets: [Target] = [
   .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
   // OpenSSL libcrypto (scrypt, AES-256-GCM, RAND_bytes, CRYPTO_memcmp). Debian: libssl-dev.
   .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+  // libwebsockets 4.1: HTTP/1.1 + WebSocket server and WebSocket client. Debian: libwebsockets-dev.
+  .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
 ]
 
 // MARK: - Core
@@ -65,6 +67,18 @@ targets += library(
   "Backend", ["Common", "Reactive", "CSQLite", "COpenSSL"],
   testDependencies: ["CommonTesting", "Common", "Reactive"]
 )
+// HTTP/1.1 + WebSocket server and WebSocket client over libwebsockets (one service thread).
+targets += library("Transport", ["CLibWebSockets", "Reactive"], testDependencies: ["Reactive"])
+// Combine's URLSession.dataTaskPublisher(for:) over FoundationNetworking (Reactive itself imports nothing).
+targets += library("ReactiveNetworking", ["Reactive"], testDependencies: ["Reactive", "Transport"])
+// The backend on the network: HTTP routes (/v1), the live channel (/v1/stream), over Backend.
+targets += library(
+  "Server", ["Backend", "Common", "Reactive", "Transport"],
+  testDependencies: ["Backend", "CommonTesting", "Common", "Reactive", "Transport"])
+// Common's service protocols over HTTP and WebSocket: the clients of Server (never imports Backend or Server).
+targets += library(
+  "Remote", ["Common", "Reactive", "ReactiveNetworking", "Transport"],
+  testDependencies: ["Backend", "Common", "CommonTesting", "Reactive", "Server"])
 // Fixtures, service doubles, a publisher recorder and view snapshots; used by tests only.
 targets += library("CommonTesting", ["Common", "CommonUI", "Reactive"], testDependencies: ["Common", "Reactive"])
 
@@ -82,11 +96,13 @@ for feature in ["Booking", "Hotel", "CarRental", "Account"] {
 let apps = [
   App(
     name: "TravelApp", product: "travel",
-    dependencies: ["Booking", "Hotel", "CarRental", "Account", "Backend", "Common", "CommonUI"]),
-  App(name: "BookingApp", product: "booking", dependencies: ["Booking", "Backend", "Common", "CommonUI"]),
-  App(name: "HotelApp", product: "hotel", dependencies: ["Hotel", "Backend", "Common", "CommonUI"]),
-  App(name: "CarRentalApp", product: "car-rental", dependencies: ["CarRental", "Backend", "Common", "CommonUI"]),
-  App(name: "AccountApp", product: "account", dependencies: ["Account", "Backend", "Common", "CommonUI"]),
+    dependencies: ["Booking", "Hotel", "CarRental", "Account", "Backend", "Common", "CommonUI", "Remote"]),
+  App(name: "BookingApp", product: "booking", dependencies: ["Booking", "Backend", "Common", "CommonUI", "Remote"]),
+  App(name: "HotelApp", product: "hotel", dependencies: ["Hotel", "Backend", "Common", "CommonUI", "Remote"]),
+  App(
+    name: "CarRentalApp", product: "car-rental", dependencies: ["CarRental", "Backend", "Common", "CommonUI", "Remote"]),
+  App(name: "AccountApp", product: "account", dependencies: ["Account", "Backend", "Common", "CommonUI", "Remote"]),
+  App(name: "ServerApp", product: "travel-server", dependencies: ["Server", "Common"]),
 ]
 targets += apps.map(\.target)
 

@@ -1,12 +1,16 @@
-// `account`: the Account feature on its own, on the embedded backend.
+// `account`: the Account feature on its own, on the embedded backend or a travel-server (--server).
 import Account
 import Backend
 import Common
 import CommonUI
 import Foundation
+import Remote
 
 // The store opens only when a command runs (never for --help or a usage error).
 let environment: AccountEnvironment.Factory = { context in
+  if let remote = RemoteWiring(context) {
+    return AccountEnvironment(accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts)
+  }
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
@@ -14,7 +18,9 @@ let environment: AccountEnvironment.Factory = { context in
 let root = AccountCommands.root(name: "account", environment: environment)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
-    let session = try BackendServices.accountSession(dataDirectory: context.dataDirectory)
+    let session =
+      try RemoteWiring(context)?.accountSession()
+      ?? BackendServices.accountSession(dataDirectory: context.dataDirectory)
     return [try AccountScreens.feature(context: context, environment: environment, session: session)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

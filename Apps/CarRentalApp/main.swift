@@ -1,15 +1,21 @@
-// `car-rental`: the Cars feature on its own.
+// `car-rental`: the Cars feature on its own (embedded backend, or a travel-server with --server).
 import Backend
 import CarRental
 import Common
 import CommonUI
 import Foundation
+import Remote
 
-let environment = CarRentalEnvironment(service: CarRentalWiring.service(context:))
+let environment = CarRentalEnvironment(service: { context -> any CarRentalService in
+  if let remote = RemoteWiring(context) { return remote.cars }
+  return try CarRentalWiring.service(context: context)
+})
 let root = CarRentalCommands.root(name: "car-rental", environment: environment)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
-    let session = try BackendServices.accountSession(dataDirectory: context.dataDirectory)
+    let session =
+      try RemoteWiring(context)?.accountSession()
+      ?? BackendServices.accountSession(dataDirectory: context.dataDirectory)
     return [try CarRentalScreens.feature(environment: environment, context: context, session: session)]
   })
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

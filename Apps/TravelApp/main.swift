@@ -7,22 +7,40 @@ import Common
 import CommonUI
 import Foundation
 import Hotel
+import Remote
 
-let hotelEnvironment = HotelEnvironment(service: { try HotelBackend.service(dataDirectory: $0.dataDirectory) })
+// Every service: a travel-server when the context names one (--server, TRAVEL_SERVER), else the embedded backend.
+let hotelEnvironment = HotelEnvironment(service: { context -> any HotelService in
+  if let remote = RemoteWiring(context) { return remote.hotels }
+  return try HotelBackend.service(dataDirectory: context.dataDirectory)
+})
 // The store opens only when an account command runs (never for --help or a usage error).
 let accountEnvironment: AccountEnvironment.Factory = { context in
+  if let remote = RemoteWiring(context) {
+    return AccountEnvironment(accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts)
+  }
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
 }
 
 let flightServices = BookingServices(
-  flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:),
+  flights: { context -> any FlightSearching in
+    if let remote = RemoteWiring(context) { return remote.flights }
+    return try FlightsWiring.search(context: context)
+  },
+  booking: { context -> any FlightBooking in
+    if let remote = RemoteWiring(context) { return remote.flights }
+    return try FlightsWiring.booking(context: context)
+  },
   status: FlightsWiring.status(context:))
 let flights = BookingCommands.root(services: flightServices)
   .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")
-let carEnvironment = CarRentalEnvironment(service: CarRentalWiring.service(context:))
+let carEnvironment = CarRentalEnvironment(service: { context -> any CarRentalService in
+  if let remote = RemoteWiring(context) { return remote.cars }
+  return try CarRentalWiring.service(context: context)
+})
 let cars = CarRentalCommands.root(environment: carEnvironment)
   .renamed("cars", summary: "Search and book rental cars.")
 let account = AccountCommands.root(environment: accountEnvironment)
@@ -40,7 +58,8 @@ let root = Command(
 // No command on a terminal: the interactive app, one tab per feature, opening on Flights.
 let app = root.openingInteractiveApp { context in
   // The one session every tab and the header follow (who pays in a booking screen, the Account tab).
-  let session = try BackendServices.accountSession(dataDirectory: context.dataDirectory)
+  let session =
+    try RemoteWiring(context)?.accountSession() ?? BackendServices.accountSession(dataDirectory: context.dataDirectory)
   return [
     try BookingScreens.feature(services: flightServices, session: session, context: context),
     try HotelScreens.feature(environment: hotelEnvironment, context: context, session: session),

@@ -11,6 +11,7 @@ public final class BackendServices: Sendable {
   /// Every module's migrations, in order. Append a module's list; never reorder.
   public static let migrations: [Migration] =
     CoreSchema.migrations + HotelStore.migrations + CarRentalSchema.migrations + FlightSchema.migrations
+    + EventLog.migrations
 
   /// The connection the services share (serialised; see ``Database``).
   public let database: Database
@@ -22,6 +23,8 @@ public final class BackendServices: Sendable {
   /// Signs the offer ids searches hand out and checks those given to `book`, with the key of
   /// this data directory (``OfferSigner``; `offer-signing.key`, made on first use).
   public let offerSigner: OfferSigner
+  /// The change feed: reservations booked and cancelled, per user (``EventLog``).
+  public let events: EventLog
 
   /// The services over `dataDirectory/travel.sqlite3`, opened for reading; the store (and the
   /// directory) is created, migrated and opened read-write only at the first write, so searches
@@ -37,6 +40,7 @@ public final class BackendServices: Sendable {
     }
     vault = Vault(dataDirectory: dataDirectory)
     offerSigner = OfferSigner(dataDirectory: dataDirectory)
+    events = EventLog(database: database)
     accounts = Accounts(database: database, environment: environment)
     cards = PaymentCards(database: database, accounts: accounts, vault: vault, environment: environment)
     gateway = PaymentGateway(vault: vault, environment: environment)

@@ -20,9 +20,12 @@ public struct ProductRunner: Sendable {
   /// Errors of locating or starting a product.
   public enum Failure: Error, CustomStringConvertible {
     case productNotBuilt(String, searched: String)
+    /// A server that never said where it listens, with what it printed.
+    case didNotStart(String, output: String)
     public var description: String {
       switch self {
       case .productNotBuilt(let name, let dir): "product '\(name)' is not built in \(dir): run `swift build` first"
+      case .didNotStart(let name, let output): "\(name) did not start: \(output)"
       }
     }
   }

@@ -35,7 +35,9 @@ import Testing
     func plant(_ path: String, _ text: String) throws {
       try Data(text.utf8).write(to: copy.url.appendingPathComponent(path))
     }
-    try plant("Sources/Booking/Planted.swift", "import Hotel\nimport Backend\n")
+    try plant("Sources/Booking/Planted.swift", "import Hotel\nimport Backend\nimport Remote\nimport Server\n")
+    try plant("Sources/Remote/Planted.swift", "import Backend\nimport Server\n")
+    try plant("Sources/CommonUI/Planted.swift", "import Remote\n")
     try plant("Sources/Common/Planted.swift", "import CommonUI\n")
     // Spelled in two pieces so that this file itself does not declare one.
     let delegateName = "ProfileEditor" + "Delegate"
@@ -45,6 +47,11 @@ import Testing
     #expect(result.status == 1)
     #expect(result.output.contains("Sources/Booking/Planted.swift:1: feature Booking imports Hotel"))
     #expect(result.output.contains("Sources/Booking/Planted.swift:2: feature Booking imports Backend"))
+    #expect(result.output.contains("Sources/Booking/Planted.swift:3: feature Booking imports Remote"))
+    #expect(result.output.contains("Sources/Booking/Planted.swift:4: feature Booking imports Server"))
+    #expect(result.output.contains("Sources/Remote/Planted.swift:1: Remote imports Backend"))
+    #expect(result.output.contains("Sources/Remote/Planted.swift:2: Remote imports Server"))
+    #expect(result.output.contains("Sources/CommonUI/Planted.swift:1: CommonUI imports Remote: only the apps"))
     #expect(result.output.contains("Sources/Common/Planted.swift:1: Common imports UI target CommonUI"))
     #expect(result.output.contains("Sources/Account/Planted\(delegateName).swift:1: delegate protocol \(delegateName)"))
     #expect(result.output.contains("Apps/AccountApp/Planted.swift:1: AccountApp imports Reactive, which is not among"))

@@ -86,6 +86,9 @@ enum SessionCommands {
         else { throw passwordMissing }
         let session = try run.environment.accounts.signIn(email: email, password: password)
         try run.session.write(session.token)
+        // The session belongs to the server it was opened on: remember it with the session.
+        let remembered = ServerFile(dataDirectory: run.context.dataDirectory)
+        if let server = run.context.server { try remembered.write(server) } else { remembered.delete() }
         let profile = try? run.environment.accounts.profile(token: session.token)
         let strings = run.strings(token: session.token)
         try run.context.emit(
@@ -108,6 +111,7 @@ enum SessionCommands {
         let token = try run.session.read()
         if let token { try run.environment.accounts.signOut(token: token) }
         try run.session.delete()
+        ServerFile(dataDirectory: run.context.dataDirectory).delete()
         struct Document: Encodable { var signedOut: Bool }
         try run.context.emit(json: Document(signedOut: token != nil)) {
           Strings.english[token == nil ? .accountNotSignedIn : .accountSignedOut]

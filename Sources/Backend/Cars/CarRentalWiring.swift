@@ -46,11 +46,19 @@ public enum CarRentalWiring {
   /// counts from the next call, and a booking of an offer quoted before is re-priced for whoever is
   /// signed in now (`price_changed` when that price differs).
   public static func service(context: CLIContext) throws -> CarRentalService {
-    let (inventory, data) = try inventory()
     let services = try BackendServices(dataDirectory: context.dataDirectory)
     let file = SessionFile(dataDirectory: context.dataDirectory)
     _ = try file.read()  // An unreadable session file fails now, as before, not at the first search.
-    let token: @Sendable () -> String? = { (try? file.read()) ?? nil }
+    return try service(services: services, token: { (try? file.read()) ?? nil })
+  }
+
+  /// The car rental service over `services`, for whoever `token()` names at each call (the
+  /// session file's token in the apps, the request's bearer token in the server): member
+  /// discount, preferred currency and who books are read from that session each time.
+  public static func service(services: BackendServices, token: @escaping @Sendable () -> String?) throws
+    -> CarRentalEngine
+  {
+    let (inventory, data) = try inventory()
     let isMember: @Sendable () -> Bool = {
       token().flatMap { try? services.accounts.session(token: $0) } != nil
     }

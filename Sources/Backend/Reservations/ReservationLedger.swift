@@ -173,9 +173,14 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
           id, userID, request.kind.rawValue, total.minorUnits, total.currencyCode, now, request.summary, locator,
           request.startsAt, request.endsAt, details, paymentID, request.idempotencyKey,
           request.idempotencyKey == nil ? nil : request.fingerprint.canonical)
-        return Reservation(
+        let reservation = Reservation(
           id: id, kind: request.kind, status: .confirmed, total: total, createdAt: now, summary: request.summary,
           locator: locator, startsAt: request.startsAt, endsAt: request.endsAt, details: kept)
+        // The trips topic's change feed, in the same transaction (see EventLog).
+        try EventLog.append(
+          topic: EventLog.tripsTopic(userID: userID), type: "reservation.booked",
+          data: EventLog.reservationData(reservation), in: db, now: now)
+        return reservation
       }
     }
   }
@@ -217,6 +222,9 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
         reservation.status = .cancelled
         reservation.cancelledAt = now
         reservation.refunded = amount
+        try EventLog.append(
+          topic: EventLog.tripsTopic(userID: userID), type: "reservation.cancelled",
+          data: EventLog.reservationData(reservation), in: db, now: now)
         return reservation
       }
     }

@@ -38,6 +38,10 @@ public struct CommandLineTool: Sendable {
       help:
         "Start the app's clock at INSTANT: 2026-12-20T06:00+01:00, or local 2026-12-20T06:00 (env TRAVEL_CLOCK_START).",
       default: "now"),
+    .option(
+      "server", "URL",
+      help: "Talk to a travel-server (env TRAVEL_SERVER; remembered by 'account login --server').",
+      default: "the embedded backend"),
   ]
 
   /// Parses `arguments` (without the executable), runs the selected command and returns the exit
@@ -105,14 +109,19 @@ public struct CommandLineTool: Sendable {
     let clock = try TravelClock.configured(
       speedOption: parsed.options["clock-speed"]?.last, startOption: parsed.options["clock-start"]?.last,
       environment: environment)
+    let dataDirectory = DataDirectory.resolve(option: parsed.options["data-dir"]?.last, environment: environment)
+    let serverOption = parsed.options["server"]?.last
     let context = CLIContext(
       json: parsed.flags.contains("json"),
       useColor: console.isTerminal && !parsed.flags.contains("no-color") && environment["NO_COLOR"] == nil,
-      dataDirectory: DataDirectory.resolve(option: parsed.options["data-dir"]?.last, environment: environment),
+      dataDirectory: dataDirectory,
       environment: environment,
       console: console,
       executableName: root.name,
-      clock: clock
+      clock: clock,
+      server: try ServerSelection.resolve(option: serverOption, environment: environment, dataDirectory: dataDirectory),
+      serverNamed: serverOption != nil
+        || !(environment["TRAVEL_SERVER"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
     )
     guard let action = command.action else {
       if let word = parsed.arguments.first {
@@ -241,7 +250,11 @@ public struct CommandLineTool: Sendable {
     if word == "-h" { return 1 }
     guard word.hasPrefix("--") else { return nil }
     let name = word.dropFirst(2)
-    if name.hasPrefix("data-dir=") || name.hasPrefix("clock-speed=") || name.hasPrefix("clock-start=") { return 1 }
+    if name.hasPrefix("data-dir=") || name.hasPrefix("clock-speed=") || name.hasPrefix("clock-start=")
+      || name.hasPrefix("server=")
+    {
+      return 1
+    }
     guard let spec = globalOptions.first(where: { $0.name == name }) else { return nil }
     return spec.valueName == nil ? 1 : 2
   }

@@ -15,11 +15,18 @@ public struct CLIContext: Sendable {
   public var executableName: String
   /// The app's clock (`--clock-speed`, `--clock-start`): real time unless asked otherwise.
   public var clock: TravelClock
+  /// The `travel-server` to talk to (`--server URL`, `TRAVEL_SERVER`, or the one remembered with
+  /// the session; see ``ServerSelection``); nil for the embedded backend on ``dataDirectory``.
+  public var server: URL?
+  /// Whether ``server`` was named for this run (`--server` or `TRAVEL_SERVER`), not remembered.
+  public var serverNamed: Bool
 
   public init(
     json: Bool, useColor: Bool, dataDirectory: URL, environment: [String: String], console: Console,
-    executableName: String, clock: TravelClock = .realTime
+    executableName: String, clock: TravelClock = .realTime, server: URL? = nil, serverNamed: Bool = false
   ) {
+    self.server = server
+    self.serverNamed = serverNamed
     self.json = json
     self.useColor = useColor
     self.dataDirectory = dataDirectory

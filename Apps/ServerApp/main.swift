@@ -1,0 +1,29 @@
+// `travel-server`: the backend over HTTP and WebSocket (see Server.TravelServer).
+import Common
+import Foundation
+import Server
+
+let root = Command(
+  name: "travel-server",
+  summary: "Serve the travel backend over HTTP (JSON under /v1) and WebSocket (/v1/stream).",
+  discussion: """
+    Listens on loopback (127.0.0.1:8080) unless --listen says otherwise; the store is the data directory's, as
+    for the apps. One JSON access-log line per request goes to stderr. SIGTERM or SIGINT: stop accepting, finish
+    the requests in flight, close WebSockets (1001), exit 0 within 10 s. Point the apps at it with --server URL
+    or TRAVEL_SERVER.
+    """,
+  options: [
+    .option(
+      "listen", "HOST:PORT", help: "Address and port to listen on (port 0: any free port).", default: "127.0.0.1:8080"),
+    .option("tls-cert", "FILE", help: "PEM certificate: serve HTTPS/WSS (with --tls-key)."),
+    .option("tls-key", "FILE", help: "PEM private key of --tls-cert."),
+  ],
+  examples: ["", "--listen 127.0.0.1:9090 --data-dir /tmp/travel-server"],
+  action: { invocation in
+    let configuration = try ServerCommandLine.configuration(invocation)
+    let server = try TravelServer(configuration: configuration)
+    ServerCommandLine.announce(server, console: invocation.context.console)
+    ServerCommandLine.waitForTermination()
+    server.shutdown(timeout: 10)
+  })
+exit(CommandLineTool(root: root).run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,60 @@
+import Common
+import Dispatch
+import Foundation
+import Reactive
+
+/// How the apps get the remote services for a command's context: present when the context names
+/// a server (`--server`, `TRAVEL_SERVER`, or the one remembered with the session), else nil and
+/// the app wires the embedded backend. The token is read from the data directory's session file
+/// at each call, as the embedded services do.
+public struct RemoteWiring: Sendable {
+  public let api: APIClient
+  public let dataDirectory: URL
+
+  /// The remote services of `context`, or nil when it names no server.
+  public init?(_ context: CLIContext) {
+    guard let server = context.server else { return nil }
+    self.init(server: server, dataDirectory: context.dataDirectory)
+  }
+
+  public init(server: URL, dataDirectory: URL) {
+    let file = SessionFile(dataDirectory: dataDirectory)
+    api = APIClient(server: server, token: { (try? file.read()) ?? nil })
+    self.dataDirectory = dataDirectory
+  }
+
+  public var accounts: RemoteAccounts { RemoteAccounts(api: api) }
+  public var flights: RemoteFlights { RemoteFlights(api: api) }
+  public var hotels: RemoteHotels { RemoteHotels(api: api) }
+  public var cars: RemoteCars { RemoteCars(api: api) }
+
+  /// The traveller of the booking screens: sign-in against the server, kept in the session file
+  /// with the server remembered next to it (``ServerFile``).
+  public var bookingAccount: BookingAccount {
+    let accounts = accounts
+    let live = BookingAccount.live(accounts: accounts, cards: accounts, dataDirectory: dataDirectory)
+    let server = api.server
+    let remembered = ServerFile(dataDirectory: dataDirectory)
+    var account = live
+    account.signIn = { email, password in
+      let session = try live.signIn(email, password)
+      try remembered.write(server)
+      return session
+    }
+    return account
+  }
+
+  /// The one ``AccountSession`` of an interactive app against the server: ``bookingAccount`` read
+  /// on a serial queue of its own, its state published on the main queue. Its revision is the
+  /// session file's ``SessionFile/stamp()`` (a sign-in or sign-out by another process on the same
+  /// data directory shows within ``AccountSession/pollInterval``); the server is not asked at each
+  /// poll — cards or a profile changed from another machine show at the next ``AccountSession/refresh()``.
+  public func accountSession() -> AccountSession {
+    var account = bookingAccount
+    let file = SessionFile(dataDirectory: dataDirectory)
+    account.revision = { file.stamp() }
+    let queue = DispatchQueue(label: "travel.account-session", qos: .userInitiated).eraseToAnyScheduler()
+    return AccountSession(
+      account: account, mainQueue: DispatchQueue.main.eraseToAnyScheduler(), workQueue: queue, watchQueue: queue)
+  }
+}

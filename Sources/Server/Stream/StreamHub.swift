@@ -1,0 +1,115 @@
+import Backend
+import Common
+import Foundation
+import Transport
+
+/// A topic clients can follow on `/v1/stream`, and how it maps to the change feed.
+///
+/// Topics are generic: a definition names the public topic (`trips`, or a prefix such as
+/// `flight:` for `flight:UA123:2026-12-20`), says whether it needs a signed-in connection, and
+/// turns the public name (and the user, when signed in) into the feed topic its events are
+/// written to. Adding a topic is adding a definition to ``TravelServer/Configuration/topics``
+/// and writing its events with ``EventLog/append(topic:type:data:in:now:)`` in the transaction
+/// that makes the change.
+public struct TopicDefinition: Sendable {
+  /// The exact name (`trips`), or a prefix ending in `:` that matches every name starting with it.
+  public var name: String
+  /// Whether subscribing needs an authenticated connection.
+  public var requiresAuthentication: Bool
+  /// The feed topic of a subscription to `publicName` by `userID` (nil when not signed in).
+  /// - Throws: ``ServiceError`` (`invalid_topic`) for a name the topic does not accept.
+  public var feedTopic: @Sendable (_ publicName: String, _ userID: Int64?) throws -> String
+
+  public init(
+    name: String, requiresAuthentication: Bool,
+    feedTopic: @escaping @Sendable (_ publicName: String, _ userID: Int64?) throws -> String
+  ) {
+    self.name = name
+    self.requiresAuthentication = requiresAuthentication
+    self.feedTopic = feedTopic
+  }
+
+  /// `trips`: the signed-in traveller's reservations (`reservation.booked`,
+  /// `reservation.cancelled`, data `{"reservation": …}`).
+  public static let trips = TopicDefinition(name: "trips", requiresAuthentication: true) { _, userID in
+    guard let userID else { throw ServiceError.notSignedIn }
+    return EventLog.tripsTopic(userID: userID)
+  }
+
+  func matches(_ publicName: String) -> Bool {
+    name.hasSuffix(":") ? publicName.hasPrefix(name) && publicName.count > name.count : publicName == name
+  }
+}
+
+/// Follows the change feed and hands each event to the sessions subscribed to its topic.
+///
+/// One thread polls the feed by cursor (every `pollInterval`; an indexed read of the rows after the
+/// cursor, so idle polls cost next to nothing) — it sees commits of this server, of other server
+/// instances on the same store and of embedded apps alike. Sessions fill any gap from the feed
+/// themselves, so delivery is in sequence order, each event once.
+final class StreamHub: @unchecked Sendable {
+  let feed: any EventFeed
+  let topics: [TopicDefinition]
+  private let pollInterval: TimeInterval
+  private let lock = NSLock()
+  private var subscribers: [String: [ObjectIdentifier: StreamSession]] = [:]
+  private var cursor: Int64 = 0
+  private var stopped = false
+  private let done = DispatchSemaphore(value: 0)
+
+  init(feed: any EventFeed, topics: [TopicDefinition], pollInterval: TimeInterval) throws {
+    self.feed = feed
+    self.topics = topics
+    self.pollInterval = pollInterval
+    // A store not written yet has no events table: start at 0 (its first event is 1).
+    cursor = (try? feed.latestCursor()) ?? 0
+    let thread = Thread { [self] in run() }
+    thread.name = "stream-hub"
+    thread.start()
+  }
+
+  func definition(for name: String) -> TopicDefinition? { topics.first { $0.matches(name) } }
+
+  func add(_ session: StreamSession, to feedTopic: String) {
+    lock.withLock { subscribers[feedTopic, default: [:]][ObjectIdentifier(session)] = session }
+  }
+
+  func remove(_ session: StreamSession, from feedTopic: String) {
+    lock.withLock {
+      subscribers[feedTopic]?[ObjectIdentifier(session)] = nil
+      if subscribers[feedTopic]?.isEmpty == true { subscribers[feedTopic] = nil }
+    }
+  }
+
+  var sessionCount: Int { lock.withLock { Set(subscribers.values.flatMap(\.keys)).count } }
+
+  /// Stops following the feed (once; later calls return at once).
+  func stop() {
+    let first = lock.withLock {
+      defer { stopped = true }
+      return !stopped
+    }
+    if first { done.wait() }
+  }
+
+  private func run() {
+    while !lock.withLock({ stopped }) {
+      poll()
+      Thread.sleep(forTimeInterval: pollInterval)
+    }
+    done.signal()
+  }
+
+  private func poll() {
+    while true {
+      let after = lock.withLock { cursor }
+      guard let events = try? feed.events(after: after, limit: 500), !events.isEmpty else { return }
+      for event in events {
+        let sessions = lock.withLock { subscribers[event.topic].map { Array($0.values) } ?? [] }
+        for session in sessions { session.offer(event) }
+      }
+      lock.withLock { cursor = events[events.count - 1].cursor }
+      if events.count < 500 { return }
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import Backend
+import Common
+import Foundation
+import Reactive
+import Transport
+
+/// One client of `/v1/stream`: its authentication and its subscriptions, each with the last
+/// sequence sent. Messages from the client arrive on the socket's mailbox (a worker thread);
+/// events arrive from the hub's thread; one lock orders both, so per topic every event is sent
+/// once, in sequence order, with gaps filled from the feed.
+final class StreamSession: @unchecked Sendable {
+  private let socket: WebSocket
+  private let hub: StreamHub
+  private let backend: ServerBackend
+  private let lock = NSLock()
+  private var userID: Int64?
+  /// Public topic name → (feed topic, last sequence sent).
+  private var subscriptions: [String: (feedTopic: String, last: Int64)] = [:]
+  private var cancellable: AnyCancellable?
+
+  init(socket: WebSocket, hub: StreamHub, backend: ServerBackend) {
+    self.socket = socket
+    self.hub = hub
+    self.backend = backend
+  }
+
+  /// Starts handling the socket's events (called on its mailbox, before any message arrives).
+  func start() {
+    cancellable = socket.events.sink { [self] event in
+      switch event {
+      case .text(let text): receive(text)
+      case .closed: end()
+      case .opened: break
+      }
+    }
+    if let header = socket.request.header("authorization"), header.lowercased().hasPrefix("bearer ") {
+      authenticate(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+    }
+  }
+
+  private func end() {
+    let topics = lock.withLock {
+      let topics = subscriptions.values.map(\.feedTopic)
+      subscriptions.removeAll()
+      return topics
+    }
+    for topic in topics { hub.remove(self, from: topic) }
+    cancellable = nil
+  }
+
+  private func send(_ message: StreamMessage) { socket.send(message.text) }
+
+  private func fail(_ error: ServiceError, topic: String? = nil) {
+    send(StreamMessage(type: "error", topic: topic, code: error.code, message: error.message))
+  }
+
+  private func receive(_ text: String) {
+    guard let message = StreamMessage.parse(text) else {
+      fail(.invalid("invalid_message", "expected a JSON object with a \"type\" (auth, subscribe, unsubscribe, ping)"))
+      return
+    }
+    switch message.type {
+    case "auth":
+      authenticate(message.token ?? "")
+    case "subscribe":
+      subscribe(message.topic ?? "", after: message.after)
+    case "unsubscribe":
+      let name = message.topic ?? ""
+      if let removed = lock.withLock({ subscriptions.removeValue(forKey: name) }) {
+        hub.remove(self, from: removed.feedTopic)
+      }
+    case "ping":
+      send(StreamMessage(type: "pong"))
+    default:
+      fail(
+        .invalid(
+          "unknown_message", "unknown message type \"\(message.type)\": expected auth, subscribe, unsubscribe or ping"))
+    }
+  }
+
+  private func authenticate(_ token: String) {
+    do {
+      let id = try backend.userID(token: token)
+      lock.withLock { userID = id }
+      send(StreamMessage(type: "authenticated"))
+    } catch {
+      fail(ServiceError(wrapping: error))
+      socket.close(code: StreamMessage.unauthorizedCloseCode, reason: "not signed in")
+    }
+  }
+
+  private func subscribe(_ name: String, after: Int64?) {
+    guard let definition = hub.definition(for: name) else {
+      fail(
+        .invalid(
+          "unknown_topic",
+          "unknown topic \"\(name)\": expected one of \(hub.topics.map(\.name).joined(separator: ", "))"), topic: name)
+      return
+    }
+    let user = lock.withLock { userID }
+    if definition.requiresAuthentication && user == nil {
+      fail(ServiceError.notSignedIn, topic: name)
+      return
+    }
+    do {
+      let feedTopic = try definition.feedTopic(name, user)
+      try lock.withLock {
+        if let old = subscriptions[name] { hub.remove(self, from: old.feedTopic) }
+        let start = try after.map { max(0, $0) } ?? hub.feed.latestSequence(topic: feedTopic)
+        subscriptions[name] = (feedTopic, start)
+        hub.add(self, to: feedTopic)
+        try catchUp(name)
+        send(StreamMessage(type: "subscribed", topic: name, sequence: subscriptions[name]?.last ?? start))
+      }
+    } catch {
+      fail(ServiceError(wrapping: error), topic: name)
+    }
+  }
+
+  /// Sends what the feed holds for `name` after the last sequence sent (lock held).
+  private func catchUp(_ name: String, through target: Int64 = .max) throws {
+    while let subscription = subscriptions[name], subscription.last < target {
+      let events = try hub.feed.events(topic: subscription.feedTopic, after: subscription.last, limit: 500)
+      for event in events where event.sequence <= target { deliver(event, as: name) }
+      if events.count < 500 { return }
+    }
+  }
+
+  private func deliver(_ event: StoredEvent, as name: String) {
+    send(
+      StreamMessage(
+        type: "event", topic: name, sequence: event.sequence, event: event.type, data: event.data,
+        time: event.createdAt))
+    subscriptions[name]?.last = event.sequence
+  }
+
+  /// A new event of one of this session's feed topics (hub thread).
+  func offer(_ event: StoredEvent) {
+    lock.withLock {
+      for (name, subscription) in subscriptions where subscription.feedTopic == event.topic {
+        guard event.sequence > subscription.last else { continue }
+        if event.sequence > subscription.last + 1 { try? catchUp(name, through: event.sequence - 1) }
+        if event.sequence == (subscriptions[name]?.last ?? 0) + 1 { deliver(event, as: name) }
+      }
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import CLibWebSockets
+import Foundation
+
+/// WebSocket client connections (`ws://` and `wss://`) over libwebsockets, serviced by one thread
+/// of their own (Foundation's `URLSessionWebSocketTask` cannot work here: Debian's libcurl has no
+/// WebSocket support).
+///
+/// Use: `let socket = client.socket(to: url)`, subscribe to `socket.events`, then
+/// `client.connect(socket)`. Events: `.opened`, `.text` messages, and `.closed` last (`1006`
+/// with lws's reason when the connection could not be made or dropped). The heartbeat sends a
+/// ping after `pingSeconds` without traffic and closes after `idleSeconds` without any, so a
+/// dead server is noticed even when nothing is being sent.
+public final class WebSocketClient: Sendable {
+  private let loop: ClientLoop
+
+  /// Starts the client's service thread.
+  /// - Throws: ``TransportError`` `client_failed` when libwebsockets cannot make a context.
+  public init(pingSeconds: Int = 15, idleSeconds: Int = 45, maxMessageBytes: Int = 4 << 20) throws {
+    let pool = WorkerPool(name: "ws-client", threads: 2, queueLimit: 100_000)
+    loop = ClientLoop(pool: pool, pingSeconds: pingSeconds, idleSeconds: idleSeconds, maxMessageBytes: maxMessageBytes)
+    try loop.start(name: "ws-client-service") { [loop] in try loop.makeContext() }
+  }
+
+  /// A socket for `url` (`ws://host:port/path?query`), not yet connected.
+  public func socket(to url: URL) -> WebSocket {
+    var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+    let query = (components?.queryItems ?? []).map { (name: $0.name, value: $0.value ?? "") }
+    components?.query = nil
+    return WebSocket(
+      id: ConnectionIDs.next(), request: HTTPRequest(method: "GET", path: url.path, query: query),
+      sink: ClientSink(loop: loop))
+  }
+
+  /// Connects `socket` to its URL; the outcome arrives on its events.
+  public func connect(_ socket: WebSocket, to url: URL) { loop.post(.connect(socket, url)) }
+
+  /// Closes every connection (1001) and stops the service thread.
+  public func shutdown() {
+    loop.post(.shutdown)
+    loop.waitUntilStopped(timeout: 3)
+    loop.pool.stop()
+  }
+
+  deinit { shutdown() }
+}
+
+private struct ClientSink: FrameSink {
+  let loop: ClientLoop
+  func send(_ data: Data, on id: UInt64) -> Bool {
+    guard loop.isRunning else { return false }
+    loop.post(.send(id, data))
+    return true
+  }
+  func close(_ id: UInt64, code: UInt16, reason: String) { loop.post(.close(id, code: code, reason: reason)) }
+}
+
+private final class ClientLoop: EventLoop, @unchecked Sendable {
+  let pool: WorkerPool
+  let maxMessageBytes: Int
+  private var sockets: [UInt64: SocketState] = [:]
+  private var wsiByID: [UInt64: OpaquePointer] = [:]
+  private var stopping = false
+
+  init(pool: WorkerPool, pingSeconds: Int, idleSeconds: Int, maxMessageBytes: Int) {
+    self.pool = pool
+    self.maxMessageBytes = maxMessageBytes
+    super.init(pingSeconds: pingSeconds, hangupSeconds: idleSeconds)
+  }
+
+  func makeContext() throws -> OpaquePointer {
+    lws_set_log_level(Int32(LLL_ERR), nil)
+    var info = lws_context_creation_info()
+    prepare(&info)
+    info.port = CONTEXT_PORT_NO_LISTEN
+    info.options = travel_lws_option_ssl_global_init()
+    guard let context = lws_create_context(&info) else {
+      throw TransportError(code: "client_failed", message: "cannot start the WebSocket client")
+    }
+    return context
+  }
+
+  override func run(_ command: Command) {
+    switch command {
+    case .connect(let socket, let url):
+      connect(socket, url)
+    case .send(let id, let data):
+      // Before the handshake completes the message waits in the outbox (sent once established).
+      guard let state = sockets[id], state.closing == nil else { return }
+      state.outbox.append(data)
+      state.outboxBytes += data.count
+      if let wsi = wsiByID[id] { lws_callback_on_writable(wsi) }
+    case .close(let id, let code, let reason):
+      guard let state = sockets[id], state.closing == nil else { return }
+      state.closing = (code, reason)
+      if let wsi = wsiByID[id] {
+        lws_callback_on_writable(wsi)
+      } else {
+        sockets[id] = nil
+        state.deliver(.closed(code: code, reason: reason))
+      }
+    case .shutdown:
+      stopping = true
+      for (id, state) in sockets where state.closing == nil {
+        state.closing = (1001, "client shutting down")
+        if let wsi = wsiByID[id] { lws_callback_on_writable(wsi) }
+      }
+      if sockets.isEmpty { finished = true }
+    case .stop:
+      finished = true
+    case .respond:
+      break
+    }
+  }
+
+  override func willDestroy() {
+    for state in sockets.values { state.deliver(.closed(code: 1001, reason: "client shut down")) }
+    sockets.removeAll()
+  }
+
+  private func connect(_ socket: WebSocket, _ url: URL) {
+    let state = SocketState(socket: socket, mailbox: Mailbox(pool: pool))
+    guard !stopping, let host = url.host, let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss"
+    else {
+      state.deliver(.closed(code: 1006, reason: "cannot connect to \(url.absoluteString): expected ws:// or wss://"))
+      return
+    }
+    sockets[socket.id] = state
+    let port = url.port ?? (scheme == "wss" ? 443 : 80)
+    var path = url.path.isEmpty ? "/" : url.path
+    if let query = url.query { path += "?" + query }
+    let strings = [host, path, "\(host):\(port)", EventLoop.protocolName].map { $0.withCString { strdup($0)! } }
+    defer { strings.forEach { free($0) } }
+    var info = lws_client_connect_info()
+    info.context = contextPointer
+    info.address = UnsafePointer(strings[0])
+    info.port = Int32(port)
+    info.path = UnsafePointer(strings[1])
+    info.host = UnsafePointer(strings[2])
+    info.origin = UnsafePointer(strings[2])
+    info.protocol = UnsafePointer(strings[3])
+    info.ssl_connection = scheme == "wss" ? Int32(LCCSCF_USE_SSL.rawValue) : 0
+    info.opaque_user_data = UnsafeMutableRawPointer(bitPattern: UInt(socket.id))
+    info.retry_and_idle_policy = idlePolicy
+    info.ietf_version_or_minus_one = -1
+    if lws_client_connect_via_info(&info) == nil, sockets[socket.id] != nil {
+      sockets[socket.id] = nil
+      state.deliver(.closed(code: 1006, reason: "cannot connect to \(url.absoluteString)"))
+    }
+  }
+
+  private var contextPointer: OpaquePointer?
+
+  override func didStart(_ context: OpaquePointer) { contextPointer = context }
+
+  override func handle(
+    _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+  ) -> Int32 {
+    switch reason {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+      drainInbox()
+      return 0
+    case LWS_CALLBACK_CLIENT_ESTABLISHED:
+      let id = LWS.id(of: wsi)
+      guard let state = sockets[id] else { return -1 }
+      wsiByID[id] = wsi
+      state.deliver(.opened)
+      if state.pending > 0 || state.closing != nil { lws_callback_on_writable(wsi) }
+      return 0
+    case LWS_CALLBACK_CLIENT_RECEIVE:
+      guard let state = sockets[LWS.id(of: wsi)] else { return -1 }
+      if let (code, reason) = state.receive(wsi, input, length, limit: maxMessageBytes) {
+        state.closing = (code, reason)
+        lws_callback_on_writable(wsi)
+      }
+      return 0
+    case LWS_CALLBACK_CLIENT_WRITEABLE:
+      guard let state = sockets[LWS.id(of: wsi)] else { return -1 }
+      return state.writeNext(wsi)
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+      sockets[LWS.id(of: wsi)]?.recordPeerClose(input, length)
+      return 0
+    case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+      let message = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection failed"
+      end(LWS.id(of: wsi), fallback: (1006, message))
+      return 0
+    case LWS_CALLBACK_CLIENT_CLOSED:
+      end(LWS.id(of: wsi), fallback: nil)
+      return 0
+    default:
+      return lws_callback_http_dummy(wsi, reason, user, input, length)
+    }
+  }
+
+  private func end(_ id: UInt64, fallback: (UInt16, String)?) {
+    wsiByID[id] = nil
+    guard let state = sockets.removeValue(forKey: id) else { return }
+    let ending = state.peerClose ?? fallback.map { (code: $0.0, reason: $0.1) } ?? state.ending
+    state.deliver(.closed(code: ending.code, reason: ending.reason))
+    if stopping && sockets.isEmpty { finished = true }
+  }
+}

@@ -1,0 +1,191 @@
+import Common
+import Foundation
+import Testing
+
+@testable import Server
+
+/// Route-by-route security and the error contract, against a real server over HTTP.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ServerAPITests {
+  let fixture: ServerFixture
+
+  init() throws { fixture = try ServerFixture() }
+
+  @Test func healthAndReadiness() async throws {
+    #expect(try await fixture.call("GET", "/healthz").status == 200)
+    let ready = try await fixture.call("GET", "/readyz")
+    #expect(ready.status == 200)
+    #expect(ready.json["status"]?.stringValue == "ready")
+  }
+
+  @Test func signInGivesATokenAndWhoamiReadsIt() async throws {
+    let token = try await fixture.traveller("ada@example.com")
+    let whoami = try await fixture.call("GET", "/v1/session", token: token)
+    #expect(whoami.status == 200)
+    #expect(whoami.json["profile"]?["email"]?.stringValue == "ada@example.com")
+    let out = try await fixture.call("DELETE", "/v1/session", token: token)
+    #expect(out.json["signedOut"] == .bool(true))
+    #expect(try await fixture.call("GET", "/v1/profile", token: token).status == 401)
+  }
+
+  @Test func noWrongOrExpiredTokenIs401OnEveryAuthenticatedRoute() async throws {
+    let token = try await fixture.traveller("expiry@example.com")
+    let routes: [(String, String)] = [
+      ("GET", "/v1/session"), ("GET", "/v1/profile"), ("PUT", "/v1/profile"), ("GET", "/v1/preferences"),
+      ("PUT", "/v1/preferences"), ("GET", "/v1/cards"), ("POST", "/v1/cards"), ("DELETE", "/v1/cards/card_x"),
+      ("POST", "/v1/cards/card_x/default"), ("GET", "/v1/trips"), ("GET", "/v1/trips/res_x"),
+      ("POST", "/v1/trips/res_x/cancel"), ("POST", "/v1/flights/bookings"), ("POST", "/v1/hotels/bookings"),
+      ("POST", "/v1/cars/bookings"),
+    ]
+    for (method, path) in routes {
+      let body = method == "GET" || method == "DELETE" ? nil : Data("{}".utf8)
+      let none = try await fixture.call(method, path, raw: body)
+      #expect(none.status == 401, "\(method) \(path) without a token")
+      #expect(none.errorCode == "not_signed_in")
+      let wrong = try await fixture.call(method, path, token: "not-a-token", raw: body)
+      #expect(wrong.status == 401, "\(method) \(path) with a wrong token")
+    }
+    fixture.clock.advance(31 * 86400)
+    defer { fixture.clock.advance(-31 * 86400) }
+    let expired = try await fixture.call("GET", "/v1/profile", token: token)
+    #expect(expired.status == 401)
+    #expect(expired.errorCode == "session_expired")
+  }
+
+  @Test func oneTravellerNeverReadsOrChangesAnothers() async throws {
+    let ada = try await fixture.traveller("a@example.com")
+    let bob = try await fixture.traveller("b@example.com", first: "Bob", last: "Babbage")
+    let adaCard = try await fixture.addCard(ada)
+    let booked = try await fixture.bookFlight(ada)
+    #expect(booked.status == 201)
+    let reservation = try #require(booked.json["reservation"]?["id"]?.stringValue)
+
+    // Bob's token: Ada's trip, card and cancellation are not found; his lists are empty.
+    #expect(try await fixture.call("GET", "/v1/trips/\(reservation)", token: bob).status == 404)
+    #expect(try await fixture.call("POST", "/v1/trips/\(reservation)/cancel", token: bob).status == 404)
+    #expect(try await fixture.call("DELETE", "/v1/cards/\(adaCard)", token: bob).status == 404)
+    #expect(try await fixture.call("POST", "/v1/cards/\(adaCard)/default", token: bob).status == 404)
+    #expect(try await fixture.call("GET", "/v1/trips", token: bob).json["reservations"] == .array([]))
+    #expect(try await fixture.call("GET", "/v1/cards", token: bob).json["cards"] == .array([]))
+    // Profile and preferences change only Bob's.
+    let renamed = try await fixture.call("PUT", "/v1/profile", token: bob, body: API.ProfileChange(firstName: "Robert"))
+    #expect(renamed.json["profile"]?["firstName"]?.stringValue == "Robert")
+    let prefs = API.PreferencesDocument(
+      Preferences(currencyCode: "EUR", language: "en", appearance: .dark, homeAirport: nil))
+    #expect(try await fixture.call("PUT", "/v1/preferences", token: bob, body: prefs).status == 200)
+    #expect(
+      try await fixture.call("GET", "/v1/profile", token: ada).json["profile"]?["firstName"]?.stringValue == "Ada")
+    #expect(
+      try await fixture.call("GET", "/v1/preferences", token: ada).json["preferences"]?["currency"]?.stringValue
+        == "USD")
+    // Ada still has all of hers.
+    #expect(try await fixture.call("GET", "/v1/trips/\(reservation)", token: ada).status == 200)
+    #expect(try await fixture.call("GET", "/v1/cards", token: ada).json["cards"]?.arrayValue?.count == 1)
+  }
+
+  @Test func idempotencyKeyReplaysTheFirstBookingAndRefusesAnotherRequest() async throws {
+    let token = try await fixture.traveller("idem@example.com")
+    _ = try await fixture.addCard(token)
+    let first = try await fixture.bookFlight(token, key: "trip-1")
+    let again = try await fixture.bookFlight(token, key: "trip-1")
+    #expect(first.status == 201)
+    #expect(again.json["reservation"]?["id"] == first.json["reservation"]?["id"])
+    let trips = try await fixture.call("GET", "/v1/trips", token: token)
+    #expect(trips.json["reservations"]?.arrayValue?.count == 1)
+    let bad = try await fixture.call(
+      "POST", "/v1/flights/bookings", token: token, body: API.FlightBooking(offerId: "x", passengers: [], cardId: nil),
+      headers: ["Idempotency-Key": String(repeating: "k", count: 300)])
+    #expect(bad.status == 400)
+  }
+
+  @Test func oversizedBodyIs413AndMalformedJSONIs400() async throws {
+    let big = Data(("{\"email\":\"" + String(repeating: "a", count: 70_000) + "\"}").utf8)
+    let tooLarge = try await fixture.call("POST", "/v1/sessions", raw: big)
+    #expect(tooLarge.status == 413)
+    #expect(tooLarge.errorCode == "body_too_large")
+    let malformed = try await fixture.call("POST", "/v1/sessions", raw: Data("{\"email\": ".utf8))
+    #expect(malformed.status == 400)
+    #expect(malformed.errorCode == "invalid_json")
+    #expect(malformed.json["error"]?["message"]?.stringValue == "the body is not valid JSON")
+    let missing = try await fixture.call("POST", "/v1/sessions", raw: Data(#"{"email":"a@b.co"}"#.utf8))
+    #expect(missing.status == 400)
+    #expect(missing.json["error"]?["message"]?.stringValue == "missing field \"password\" in the JSON body")
+    let wrongType = try await fixture.call("POST", "/v1/sessions", raw: Data(#"{"email":1,"password":"x"}"#.utf8))
+    #expect(wrongType.json["error"]?["message"]?.stringValue == "field \"email\" has the wrong type: expected a string")
+  }
+
+  @Test func unknownRoutesAndMethods() async throws {
+    let missing = try await fixture.call("GET", "/v1/nothing")
+    #expect(missing.status == 404)
+    #expect(missing.errorCode == "not_found")
+    let method = try await fixture.call("DELETE", "/v1/trips")
+    #expect(method.status == 405)
+    #expect(method.headers["allow"] == "GET")
+  }
+
+  @Test func errorsCarryTheirStatus() async throws {
+    let token = try await fixture.traveller("errors@example.com")
+    let invalid = try await fixture.call(
+      "POST", "/v1/flights/search",
+      body: FlightSearchRequest(origin: "SFO", destination: "SFO", departureDate: LocalDate("2030-01-01")!))
+    #expect(invalid.status == 400)
+    #expect(invalid.errorCode == "same_place")
+    let noCard = try await fixture.bookFlight(token)
+    #expect(noCard.status == 409)
+    #expect(noCard.errorCode == "no_payment_card")
+    let wrongPassword = try await fixture.call(
+      "POST", "/v1/sessions", body: API.SignIn(email: "errors@example.com", password: "wrong password!"))
+    #expect(wrongPassword.status == 401)
+    #expect(wrongPassword.errorCode == "invalid_credentials")
+  }
+
+  @Test func openAPIDocumentListsEveryRoute() async throws {
+    let document = try await fixture.call("GET", "/v1/openapi.json")
+    #expect(document.status == 200)
+    #expect(document.json["openapi"]?.stringValue == "3.1.0")
+    let paths = try #require(document.json["paths"]?.objectValue)
+    for path in ["/v1/sessions", "/v1/trips/{id}/cancel", "/v1/flights/bookings", "/v1/cars/search", "/v1/stream"] {
+      #expect(paths[path] != nil, "\(path) is documented")
+    }
+  }
+
+  @Test func accessLogHasOneJSONLinePerRequestAndNoSecrets() async throws {
+    let token = try await fixture.traveller("log@example.com")
+    _ = try await fixture.addCard(token, number: "5555555555554444")
+    _ = try await fixture.call("GET", "/v1/cards", token: token)
+    let lines = fixture.log.all
+    #expect(lines.count >= 4)
+    for line in lines {
+      let parsed = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+      #expect(parsed["status"]?.integerValue != nil)
+      #expect(!line.contains(token))
+      #expect(!line.contains("correct horse battery"))
+      #expect(!line.contains("5555555555554444"))
+      #expect(!line.contains("4444") || line.contains("\"path\""))
+    }
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct SignInRateLimitTests {
+  @Test func signInStormIs429() async throws {
+    let fixture = try ServerFixture(signInsPerAddress: 6, signInsPerEmail: 5)
+    var statuses: [Int] = []
+    for _ in 0..<7 {
+      statuses.append(
+        try await fixture.call(
+          "POST", "/v1/sessions", body: API.SignIn(email: "storm@example.com", password: "guess guess guess")
+        ).status)
+    }
+    #expect(statuses.prefix(5).allSatisfy { $0 == 401 })
+    #expect(statuses.suffix(2).allSatisfy { $0 == 429 })
+    let limited = try await fixture.call(
+      "POST", "/v1/sessions", body: API.SignIn(email: "other@example.com", password: "guess guess guess"))
+    #expect(limited.status == 401)  // another email, same address: the address allows 6
+    let blocked = try await fixture.call(
+      "POST", "/v1/sessions", body: API.SignIn(email: "third@example.com", password: "x"))
+    #expect(blocked.status == 429)
+    #expect(blocked.errorCode == "too_many_requests")
+    #expect(blocked.headers["retry-after"] != nil)
+  }
+}

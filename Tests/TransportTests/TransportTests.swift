@@ -1,0 +1,333 @@
+import Foundation
+import Reactive
+import Testing
+
+@testable import Transport
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A raw TCP connection to the loopback server, for what URLSession hides (keep-alive, partial
+/// requests, oversized headers).
+final class RawConnection {
+  let fd: Int32
+
+  init(port: Int) throws {
+    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var timeout = timeval(tv_sec: 5, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    if result != 0 { throw TransportError(code: "connect", message: "connect failed") }
+  }
+
+  deinit { Glibc.close(fd) }
+
+  func write(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+  }
+
+  /// Reads one HTTP response with a Content-Length body; nil on EOF or timeout.
+  func readResponse() -> (status: Int, headers: [String: String], body: String)? {
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      if let range = data.range(of: Data("\r\n\r\n".utf8)) {
+        let head = String(decoding: data[..<range.lowerBound], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        var headers: [String: String] = [:]
+        for line in lines {
+          guard let colon = line.firstIndex(of: ":") else { continue }
+          headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        while data.count - range.upperBound < length {
+          let n = recv(fd, &buffer, buffer.count, 0)
+          if n <= 0 { return nil }
+          data.append(buffer, count: n)
+        }
+        let body = String(decoding: data[range.upperBound..<(range.upperBound + length)], as: UTF8.self)
+        return (Int(statusLine.count > 1 ? statusLine[1] : "0") ?? 0, headers, body)
+      }
+      let n = recv(fd, &buffer, buffer.count, 0)
+      if n <= 0 { return nil }
+      data.append(buffer, count: n)
+    }
+  }
+
+  /// Whether the server closed the connection (EOF) within the receive timeout.
+  func isClosedByPeer() -> Bool {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let n = recv(fd, &buffer, buffer.count, 0)
+      if n == 0 { return true }
+      if n < 0 { return errno == ECONNRESET }
+    }
+  }
+}
+
+/// Collects a socket's events for assertions.
+final class EventLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var events: [WebSocketEvent] = []
+  private var cancellable: AnyCancellable?
+
+  init(_ socket: WebSocket) {
+    cancellable = socket.events.sink { [self] event in lock.withLock { events.append(event) } }
+  }
+
+  var all: [WebSocketEvent] { lock.withLock { events } }
+
+  /// Waits up to `timeout` seconds for an event matching `predicate`.
+  func wait(_ timeout: TimeInterval = 5, for predicate: (WebSocketEvent) -> Bool) -> WebSocketEvent? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if let found = all.first(where: predicate) { return found }
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    return nil
+  }
+}
+
+/// Keeps the echo server's subscriptions alive.
+final class Subscriptions: @unchecked Sendable {
+  private let lock = NSLock()
+  private var all: [AnyCancellable] = []
+  func keep(_ cancellable: AnyCancellable) { lock.withLock { all.append(cancellable) } }
+}
+
+let subscriptions = Subscriptions()
+
+func echoServer(_ configure: (inout HTTPServer.Configuration) -> Void = { _ in }) throws -> HTTPServer {
+  var configuration = HTTPServer.Configuration(port: 0, maxBodyBytes: 1024, webSocketPaths: ["/stream"])
+  configure(&configuration)
+  let routes = HTTPServer.Routes(
+    http: { request in
+      if request.path == "/slow" { Thread.sleep(forTimeInterval: 0.5) }
+      let query = request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
+      let text =
+        "\(request.method) \(request.path) \(query) key=\(request.header("Idempotency-Key") ?? "-") body=\(String(decoding: request.body, as: UTF8.self))"
+      return HTTPResponse(
+        status: request.path == "/missing" ? 404 : 200, contentType: "text/plain", headers: [("X-Echo", "yes")],
+        body: Data(text.utf8))
+    },
+    webSocket: { socket in
+      subscriptions.keep(
+        socket.events.sink { event in
+          if case .text(let text) = event {
+            if text == "flood" {
+              for index in 0..<200_000 { if !socket.send(String(repeating: "x", count: 1000) + "\(index)") { break } }
+            } else if text == "bye" {
+              socket.close(code: 4000, reason: "asked to")
+            } else {
+              socket.send("echo: " + text)
+            }
+          }
+        })
+    })
+  return try HTTPServer(configuration: configuration, routes: routes)
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct HTTPServerTests {
+  @Test func urlSessionGetAndPost() async throws {
+    let server = try echoServer()
+    defer { server.shutdown(timeout: 2) }
+    #expect(server.port > 0)
+    let url = URL(string: "http://127.0.0.1:\(server.port)/v1/echo?name=Ada%20L&x=1")!
+    let (data, response) = try await URLSession.shared.data(from: url)
+    #expect((response as? HTTPURLResponse)?.statusCode == 200)
+    #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Echo") == "yes")
+    #expect(String(decoding: data, as: UTF8.self) == "GET /v1/echo name=Ada L&x=1 key=- body=")
+
+    var post = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/v1/things")!)
+    post.httpMethod = "POST"
+    post.httpBody = Data(#"{"a":1}"#.utf8)
+    post.setValue("k-1", forHTTPHeaderField: "Idempotency-Key")
+    let (posted, postResponse) = try await URLSession.shared.data(for: post)
+    #expect((postResponse as? HTTPURLResponse)?.statusCode == 200)
+    #expect(String(decoding: posted, as: UTF8.self) == #"POST /v1/things  key=k-1 body={"a":1}"#)
+  }
+
+  @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+    let server = try echoServer()
+    defer { server.shutdown(timeout: 2) }
+    let connection = try RawConnection(port: server.port)
+    for index in 0..<3 {
+      connection.write("GET /n\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+      let response = try #require(connection.readResponse())
+      #expect(response.status == 200)
+      #expect(response.body.hasPrefix("GET /n\(index) "))
+    }
+    connection.write("DELETE /missing HTTP/1.1\r\nHost: x\r\n\r\n")
+    #expect(connection.readResponse()?.status == 404)
+  }
+
+  @Test func oversizedBodyIs413BeforeItIsRead() throws {
+    let server = try echoServer()
+    defer { server.shutdown(timeout: 2) }
+    let connection = try RawConnection(port: server.port)
+    connection.write("POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n")
+    let response = try #require(connection.readResponse())
+    #expect(response.status == 413)
+    #expect(connection.isClosedByPeer())
+  }
+
+  @Test func bodyAtTheLimitIsServed() throws {
+    let server = try echoServer()
+    defer { server.shutdown(timeout: 2) }
+    let connection = try RawConnection(port: server.port)
+    let body = String(repeating: "b", count: 1024)
+    connection.write("POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Length: 1024\r\n\r\n" + body)
+    let response = try #require(connection.readResponse())
+    #expect(response.status == 200)
+    #expect(response.body.hasSuffix(body))
+  }
+
+  @Test func slowClientIsDropped() throws {
+    let server = try echoServer { $0.clientTimeoutSeconds = 1 }
+    defer { server.shutdown(timeout: 2) }
+    let connection = try RawConnection(port: server.port)
+    connection.write("GET /v1/x HTTP/1.1\r\nHost: x\r\n")  // never finishes its headers
+    let started = Date()
+    #expect(connection.isClosedByPeer())
+    #expect(Date().timeIntervalSince(started) < 4.5)
+  }
+
+  @Test func oversizedHeadersAreRefused() throws {
+    let server = try echoServer { $0.maxHeaderBytes = 1024 }
+    defer { server.shutdown(timeout: 2) }
+    let connection = try RawConnection(port: server.port)
+    connection.write("GET /v1/x HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 4000))\r\n\r\n")
+    let response = connection.readResponse()
+    #expect(response == nil || response?.status != 200)
+  }
+
+  @Test func shutdownFinishesRequestsInFlight() throws {
+    let server = try echoServer()
+    let connection = try RawConnection(port: server.port)
+    connection.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+    Thread.sleep(forTimeInterval: 0.1)
+    let started = Date()
+    server.shutdown(timeout: 5)
+    #expect(Date().timeIntervalSince(started) < 5)
+    let response = try #require(connection.readResponse())
+    #expect(response.status == 200)
+    #expect(throws: (any Error).self) { _ = try RawConnection(port: server.port).readResponse().map { $0 }.orThrow() }
+  }
+}
+
+extension Optional {
+  func orThrow() throws -> Wrapped {
+    guard let self else { throw TransportError(code: "none", message: "nil") }
+    return self
+  }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct WebSocketTests {
+  @Test func echoAndCloseCodes() throws {
+    let server = try echoServer()
+    defer { server.shutdown(timeout: 2) }
+    let client = try WebSocketClient()
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/stream?token=t")!
+    let socket = client.socket(to: url)
+    let log = EventLog(socket)
+    client.connect(socket, to: url)
+    #expect(log.wait { $0 == .opened } != nil)
+    socket.send("hello")
+    socket.send("wörld")
+    #expect(log.wait { $0 == .text("echo: wörld") } != nil)
+    #expect(
+      log.all.filter { if case .text = $0 { true } else { false } } == [.text("echo: hello"), .text("echo: wörld")])
+    socket.send("bye")
+    let closed = log.wait { if case .closed = $0 { true } else { false } }
+    #expect(closed == .closed(code: 4000, reason: "asked to"))
+  }
+
+  @Test func unknownPathIsRefused() throws {
+    let server = try echoServer()
+    defer { server.shutdown(timeout: 2) }
+    let client = try WebSocketClient()
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/elsewhere")!
+    let socket = client.socket(to: url)
+    let log = EventLog(socket)
+    client.connect(socket, to: url)
+    #expect(log.wait { if case .closed = $0 { true } else { false } } != nil)
+    #expect(!log.all.contains(.opened))
+  }
+
+  @Test func unreachableServerEndsWith1006() throws {
+    let client = try WebSocketClient()
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:1/stream")!
+    let socket = client.socket(to: url)
+    let log = EventLog(socket)
+    client.connect(socket, to: url)
+    let closed = log.wait { if case .closed = $0 { true } else { false } }
+    guard case .closed(let code, _)? = closed else {
+      Issue.record("no close event")
+      return
+    }
+    #expect(code == 1006)
+  }
+
+  @Test func shutdownClosesSocketsWith1001() throws {
+    let server = try echoServer()
+    let client = try WebSocketClient()
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/stream")!
+    let socket = client.socket(to: url)
+    let log = EventLog(socket)
+    client.connect(socket, to: url)
+    #expect(log.wait { $0 == .opened } != nil)
+    server.shutdown(timeout: 5)
+    let closed = log.wait { if case .closed = $0 { true } else { false } }
+    guard case .closed(let code, _)? = closed else {
+      Issue.record("no close event")
+      return
+    }
+    #expect(code == 1001)
+  }
+
+  @Test func slowReaderIsDisconnectedWithoutHoldingOthersUp() throws {
+    let server = try echoServer { $0.webSocketOutboxMessages = 64 }
+    defer { server.shutdown(timeout: 2) }
+    // A raw client that upgrades, asks for a flood and never reads.
+    let slow = try RawConnection(port: server.port)
+    slow.write(
+      "GET /stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        + "Sec-WebSocket-Protocol: travel.v1\r\n\r\n")
+    // A masked client text frame "flood".
+    let payload = Array("flood".utf8)
+    let mask: [UInt8] = [1, 2, 3, 4]
+    var frame: [UInt8] = [0x81, 0x80 | UInt8(payload.count)] + mask
+    frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    _ = frame.withUnsafeBytes { send(slow.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    // Meanwhile another client is served normally.
+    let client = try WebSocketClient()
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/stream")!
+    let socket = client.socket(to: url)
+    let log = EventLog(socket)
+    client.connect(socket, to: url)
+    #expect(log.wait { $0 == .opened } != nil)
+    socket.send("ping")
+    #expect(log.wait { $0 == .text("echo: ping") } != nil)
+    // The slow reader is cut off: reading now, the stream ends before the whole flood (200 MB).
+    #expect(slow.isClosedByPeer())
+  }
+}
