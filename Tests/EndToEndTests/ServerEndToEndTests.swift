@@ -65,7 +65,7 @@ final class ServerEndToEndTests {
   @Test func unreachableServerExitsOneNamingTheURL() throws {
     let client = TemporaryDirectory(prefix: "server-client")
     let result = try ProductRunner().run(
-      "travel", ["trips", "list", "--json", "--data-dir", client.path],
+      "travel", ["flights", "airports", "SFO", "--json", "--data-dir", client.path],
       environment: ["TRAVEL_SERVER": "http://127.0.0.1:9"])
     #expect(result.status == 1)
     #expect(result.stdout.contains("\"code\" : \"server_unreachable\""))

@@ -7,9 +7,11 @@ import Testing
 /// Route-by-route security and the error contract, against a real server over HTTP.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ServerAPITests {
+  /// One server for the suite (its tests run one at a time and use their own accounts).
+  static let shared = Result { try ServerFixture() }
   let fixture: ServerFixture
 
-  init() throws { fixture = try ServerFixture() }
+  init() throws { fixture = try Self.shared.get() }
 
   @Test func healthAndReadiness() async throws {
     #expect(try await fixture.call("GET", "/healthz").status == 200)

@@ -2,15 +2,12 @@ import Backend
 import Common
 import CommonTesting
 import Foundation
+import Glibc
 import Reactive
 import Testing
 import Transport
 
 @testable import Server
-
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
-#endif
 
 /// A settable clock for session expiry.
 final class TestClock: @unchecked Sendable {
@@ -65,26 +62,14 @@ final class ServerFixture: @unchecked Sendable {
     _ method: String, _ path: String, token: String? = nil, body: (any Encodable)? = nil, raw: Data? = nil,
     headers: [String: String] = [:]
   ) async throws -> Answer {
-    var request = URLRequest(url: URL(string: base.absoluteString + path)!)
-    request.httpMethod = method
-    request.timeoutInterval = 20
-    if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-    if let body {
-      request.httpBody = try API.makeEncoder().encode(body)
-      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    } else if let raw {
-      request.httpBody = raw
-      request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-    }
-    let (data, response) = try await URLSession.shared.data(for: request)
-    let http = response as! HTTPURLResponse
-    var headers: [String: String] = [:]
-    for (key, value) in http.allHeaderFields {
-      headers[String(describing: key).lowercased()] = String(describing: value)
-    }
-    let json = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
-    return Answer(status: http.statusCode, json: json, headers: headers)
+    var payload = raw ?? Data()
+    var fields = headers
+    if let token { fields["Authorization"] = "Bearer \(token)" }
+    if let body { payload = try API.makeEncoder().encode(body) }
+    if body != nil || raw != nil { fields["Content-Type"] = "application/json" }
+    let response = try HTTPTestClient.send(method, path, port: server.port, headers: fields, body: payload)
+    let json = (try? JSONDecoder().decode(JSONValue.self, from: response.body)) ?? .null
+    return Answer(status: response.status, json: json, headers: response.headers)
   }
 
   /// Signs up and in `email`; returns the token.
@@ -121,6 +106,66 @@ final class ServerFixture: @unchecked Sendable {
       "POST", "/v1/flights/bookings", token: token,
       body: API.FlightBooking(offerId: offerID, passengers: [passenger], cardId: nil),
       headers: key.map { ["Idempotency-Key": $0] } ?? [:])
+  }
+}
+
+/// A plain HTTP/1.1 client over a loopback TCP socket (one request per connection): the real
+/// wire, without FoundationNetworking's per-request latency on this machine.
+enum HTTPTestClient {
+  struct Response {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+  }
+
+  static func send(_ method: String, _ path: String, port: Int, headers: [String: String], body: Data) throws
+    -> Response
+  {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var timeout = timeval(tv_sec: 30, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { throw ServiceError(.unavailable, code: "connect", message: "cannot connect") }
+    var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
+    for (name, value) in headers { head += "\(name): \(value)\r\n" }
+    let request = Data((head + "\r\n").utf8) + body
+    _ = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = recv(fd, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      data.append(buffer, count: count)
+      if let split = data.range(of: Data("\r\n\r\n".utf8)) {
+        let text = String(decoding: data[..<split.lowerBound], as: UTF8.self)
+        if let line = text.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
+          let length = Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
+          data.count - split.upperBound >= length
+        {
+          break
+        }
+      }
+    }
+    guard let split = data.range(of: Data("\r\n\r\n".utf8)) else {
+      throw ServiceError(.unavailable, code: "no_response", message: "no HTTP response")
+    }
+    var lines = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+    let status = Int(lines.removeFirst().split(separator: " ")[1]) ?? 0
+    var fields: [String: String] = [:]
+    for line in lines {
+      guard let colon = line.firstIndex(of: ":") else { continue }
+      fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+    }
+    return Response(status: status, headers: fields, body: Data(data[split.upperBound...]))
   }
 }
 

@@ -49,9 +49,11 @@ struct StreamTests {
   let fixture: ServerFixture
   let client: WebSocketClient
 
+  /// One server and one WebSocket client for the suite.
+  static let shared = Result { (try ServerFixture(), try WebSocketClient()) }
+
   init() throws {
-    fixture = try ServerFixture()
-    client = try WebSocketClient()
+    (fixture, client) = try Self.shared.get()
   }
 
   @Test func subscribingNeedsAuthentication() async throws {
