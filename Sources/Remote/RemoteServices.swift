@@ -132,7 +132,8 @@ public struct RemoteFlights: FlightSearching, FlightBooking {
 
   public func book(_ request: FlightBookingRequest, token: String) throws -> Reservation {
     let body = API.FlightBooking(
-      offerId: request.offerID.description, passengers: request.passengers.map(\.description), cardId: request.cardID)
+      offerId: request.offerID.description, passengers: request.passengers.map(\.description), cardId: request.cardID,
+      allowDuplicate: request.allowDuplicate ? true : nil)
     return try api.call(
       "POST", "/v1/flights/bookings", body: .encode(body), token: token, idempotencyKey: request.idempotencyKey,
       as: API.ReservationDocument.self
@@ -175,13 +176,13 @@ public struct RemoteHotels: HotelService {
     ).offer
   }
 
-  public func book(offerId: String, guestName: String, cardId: String?, idempotencyKey: String?, token: String) throws
-    -> Reservation
-  {
-    try api.call(
-      "POST", "/v1/hotels/bookings",
-      body: .encode(API.HotelBooking(offerId: offerId, guest: guestName, cardId: cardId)),
-      token: token, idempotencyKey: idempotencyKey, as: API.ReservationDocument.self
+  public func book(_ request: HotelBookingRequest, token: String) throws -> Reservation {
+    let body = API.HotelBooking(
+      offerId: request.offerId, guest: request.guestName, cardId: request.cardId,
+      allowDuplicate: request.allowDuplicate ? true : nil)
+    return try api.call(
+      "POST", "/v1/hotels/bookings", body: .encode(body), token: token, idempotencyKey: request.idempotencyKey,
+      as: API.ReservationDocument.self
     ).reservation
   }
 
@@ -219,7 +220,10 @@ public struct RemoteCars: CarRentalService {
     guard let token = api.token() else { throw ServiceError.notSignedIn }
     return try api.call(
       "POST", "/v1/cars/bookings",
-      body: .encode(API.CarBooking(offerId: request.offerID, driver: request.driverName, cardId: request.cardID)),
+      body: .encode(
+        API.CarBooking(
+          offerId: request.offerID, driver: request.driverName, cardId: request.cardID,
+          allowDuplicate: request.allowDuplicate ? true : nil)),
       token: token, idempotencyKey: request.idempotencyKey, as: API.ReservationDocument.self
     ).reservation
   }

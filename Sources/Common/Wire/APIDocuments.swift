@@ -74,10 +74,13 @@ public enum API {
     /// One `"Given Family"` per adult of the offer.
     public var passengers: [String]
     public var cardId: String?
-    public init(offerId: String, passengers: [String], cardId: String?) {
+    /// Book although a passenger already holds a seat on one of the flights (else `duplicate_booking`).
+    public var allowDuplicate: Bool?
+    public init(offerId: String, passengers: [String], cardId: String?, allowDuplicate: Bool? = nil) {
       self.offerId = offerId
       self.passengers = passengers
       self.cardId = cardId
+      self.allowDuplicate = allowDuplicate
     }
   }
 
@@ -86,10 +89,12 @@ public enum API {
     public var offerId: String
     public var guest: String
     public var cardId: String?
-    public init(offerId: String, guest: String, cardId: String?) {
+    public var allowDuplicate: Bool?
+    public init(offerId: String, guest: String, cardId: String?, allowDuplicate: Bool? = nil) {
       self.offerId = offerId
       self.guest = guest
       self.cardId = cardId
+      self.allowDuplicate = allowDuplicate
     }
   }
 
@@ -98,10 +103,12 @@ public enum API {
     public var offerId: String
     public var driver: String
     public var cardId: String?
-    public init(offerId: String, driver: String, cardId: String?) {
+    public var allowDuplicate: Bool?
+    public init(offerId: String, driver: String, cardId: String?, allowDuplicate: Bool? = nil) {
       self.offerId = offerId
       self.driver = driver
       self.cardId = cardId
+      self.allowDuplicate = allowDuplicate
     }
   }
 

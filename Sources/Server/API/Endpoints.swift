@@ -133,7 +133,7 @@ enum Endpoints {
       let body = try call.body(API.FlightBooking.self)
       let request = FlightBookingRequest(
         offerID: try FlightOfferID(parsing: body.offerId), passengers: try body.passengers.map(PassengerName.init),
-        cardID: body.cardId, idempotencyKey: try call.idempotencyKey())
+        cardID: body.cardId, idempotencyKey: try call.idempotencyKey(), allowDuplicate: body.allowDuplicate ?? false)
       let reservation = try RequestScope.$token.withValue(token) {
         try backend.flightBooking.book(request, token: token)
       }
@@ -175,11 +175,10 @@ enum Endpoints {
     router.add("POST", "/v1/hotels/bookings", auth: true, "Books a hotel offer (Idempotency-Key header).") { call in
       let token = try call.token()
       let body = try call.body(API.HotelBooking.self)
-      let key = try call.idempotencyKey()
-      let reservation = try RequestScope.$token.withValue(token) {
-        try backend.hotels().book(
-          offerId: body.offerId, guestName: body.guest, cardId: body.cardId, idempotencyKey: key, token: token)
-      }
+      let request = HotelBookingRequest(
+        offerId: body.offerId, guestName: body.guest, cardId: body.cardId, idempotencyKey: try call.idempotencyKey(),
+        allowDuplicate: body.allowDuplicate ?? false)
+      let reservation = try RequestScope.$token.withValue(token) { try backend.hotels().book(request, token: token) }
       return try .json(API.ReservationDocument(reservation), status: 201)
     }
   }
@@ -204,7 +203,8 @@ enum Endpoints {
       let token = try call.token()
       let body = try call.body(API.CarBooking.self)
       let request = CarBookingRequest(
-        offerID: body.offerId, driverName: body.driver, cardID: body.cardId, idempotencyKey: try call.idempotencyKey())
+        offerID: body.offerId, driverName: body.driver, cardID: body.cardId, idempotencyKey: try call.idempotencyKey(),
+        allowDuplicate: body.allowDuplicate ?? false)
       let reservation = try RequestScope.$token.withValue(token) { try backend.cars.book(request) }
       return try .json(API.ReservationDocument(reservation), status: 201)
     }
