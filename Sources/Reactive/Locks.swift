@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// A non-recursive mutual-exclusion lock (a `pthread_mutex_t`) guarding a few fields of state.
 ///
