@@ -1,172 +1,206 @@
-/// The subscription behind `catch`, `tryCatch` and `replaceError`: forwards the upstream until it
-/// fails, then switches to the publisher the handler returns, requesting from it whatever demand
-/// is still outstanding.
+// MARK: - catch, tryCatch
+
+/// The subscription behind `catch` and `tryCatch`, as Combine builds it: before the upstream
+/// fails it forwards values and tracks the demand still outstanding (requested minus delivered
+/// plus what `receive(_:)` returned); when the upstream fails it subscribes to the handler's
+/// publisher and requests exactly that outstanding demand from it (nothing if none is left), then
+/// passes values, requests and cancellation straight through. A handler that throws (`tryCatch`)
+/// fails downstream with the thrown error. The handler is released once it has run or the
+/// subscription ended.
 ///
-/// `@unchecked Sendable`: the state is guarded by a lock.
-final class CatchEngine<UpstreamFailure: Error, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-where NewPublisher.Output == Downstream.Input, NewPublisher.Failure == Downstream.Failure {
-  typealias Output = Downstream.Input
+/// `@unchecked Sendable`: the state is guarded by a lock; nothing is called with it held.
+private final class CatchSubscription<UpstreamOutput, UpstreamFailure: Error, NewPublisher: Publisher, Downstream>:
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where
+  Downstream: Subscriber, NewPublisher.Output == UpstreamOutput, Downstream.Input == UpstreamOutput
+{
+  private enum Phase {
+    case awaitingPre
+    case pre(Subscription)
+    case awaitingPost
+    case post(Subscription)
+    case done
+  }
 
+  let description: String
   private let lock = Lock()
-  private let name: String
-  private var downstream: Downstream?
-  private var current: Subscription?
-  private var phase = 0
-  private var started = false
+  private let downstream: Downstream
+  private var phase = Phase.awaitingPre
   private var demand = Subscribers.Demand.none
-  private var handler: ((UpstreamFailure) -> Result<NewPublisher, Downstream.Failure>)?
-  /// For `append`: the publisher to continue with when the upstream finishes.
-  private var continuation: (() -> NewPublisher)?
-  private let mapFailure: ((UpstreamFailure) -> Downstream.Failure)?
+  private var handler: ((UpstreamFailure) throws -> NewPublisher)?
+  private let mapNewFailure: (NewPublisher.Failure) -> Downstream.Failure
+  private let mapThrown: (Error) -> Downstream.Failure
 
-  /// An engine that switches to `handler`'s publisher when the upstream fails (`catch`).
   init(
-    _ name: String, downstream: Downstream,
-    handler: @escaping (UpstreamFailure) -> Result<NewPublisher, Downstream.Failure>
+    _ name: String, downstream: Downstream, handler: @escaping (UpstreamFailure) throws -> NewPublisher,
+    mapNewFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure,
+    mapThrown: @escaping (Error) -> Downstream.Failure
   ) {
-    self.name = name
+    description = name
     self.downstream = downstream
     self.handler = handler
-    self.continuation = nil
-    self.mapFailure = nil
+    self.mapNewFailure = mapNewFailure
+    self.mapThrown = mapThrown
   }
 
-  /// An engine that switches to `continuation`'s publisher when the upstream finishes (`append`)
-  /// and forwards its failure.
-  init(
-    _ name: String, downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
-    continuation: @escaping () -> NewPublisher
-  ) {
-    self.name = name
-    self.downstream = downstream
-    self.handler = nil
-    self.continuation = continuation
-    self.mapFailure = mapFailure
-  }
-
-  var description: String { name }
-  var playgroundDescription: Any { name }
+  var playgroundDescription: Any { description }
   var customMirror: Mirror {
-    Mirror(self, children: ["demand": lock.withLock { demand }], displayStyle: .class)
+    lock.lock()
+    defer { lock.unlock() }
+    return Mirror(self, children: ["downstream": downstream, "demand": demand])
   }
 
   /// The subscriber to attach to the upstream publisher.
-  func upstreamSubscriber() -> AnySubscriber<Output, UpstreamFailure> {
-    AnySubscriber(
-      receiveSubscription: { [self] in subscribed($0, phase: 0) },
-      receiveValue: { [self] in received($0, phase: 0) },
-      receiveCompletion: { [self] completion in
-        switch completion {
-        case .finished:
-          if let continuation = lock.withLock({ self.continuation }) {
-            switchTo(.success(continuation()))
-          } else {
-            finish(.finished, phase: 0)
-          }
-        case .failure(let error):
-          if let mapFailure {
-            finish(.failure(mapFailure(error)), phase: 0)
-          } else if let handler = lock.withLock({ self.handler }) {
-            switchTo(handler(error))
-          }
-        }
-      })
+  var upstreamSubscriber: PhaseSubscriber<UpstreamOutput, UpstreamFailure> {
+    PhaseSubscriber(
+      combineIdentifier: CombineIdentifier(self), description: description, mirror: { [self] in customMirror },
+      receiveSubscription: { [self] in receivePre(subscription: $0) }, receiveValue: { [self] in receivePre($0) },
+      receiveCompletion: { [self] in receivePre(completion: $0) })
   }
 
-  private func subscribed(_ subscription: Subscription, phase: Int) {
+  private func receivePre(subscription: Subscription) {
     lock.lock()
-    guard let downstream, self.phase == phase, current == nil else {
+    guard case .awaitingPre = phase else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    current = subscription
-    let first = !started
-    started = true
-    let demand = self.demand
+    phase = .pre(subscription)
     lock.unlock()
-    if first {
-      downstream.receive(subscription: self)
-    } else if demand > .none {
-      subscription.request(demand)
-    }
+    downstream.receive(subscription: self)
   }
 
-  private func received(_ value: Output, phase: Int) -> Subscribers.Demand {
+  private func receivePre(_ input: UpstreamOutput) -> Subscribers.Demand {
     lock.lock()
-    guard let downstream, self.phase == phase else {
-      lock.unlock()
-      return .none
-    }
-    demand -= 1
+    demand = demand.decremented
     lock.unlock()
-    let more = downstream.receive(value)
-    lock.withLock { demand += more }
+    let more = downstream.receive(input)
+    guard more.rawValue > 0 else { return .none }
+    lock.lock()
+    demand += more
+    lock.unlock()
     return more
   }
 
-  private func finish(_ completion: Subscribers.Completion<Downstream.Failure>, phase: Int) {
+  private func receivePre(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
-    guard let downstream, self.phase == phase else {
+    guard case .pre = phase else {
       lock.unlock()
       return
     }
-    self.downstream = nil
-    current = nil
-    handler = nil
-    continuation = nil
-    lock.unlock()
-    downstream.receive(completion: completion)
+    switch completion {
+    case .finished:
+      phase = .done
+      let released = handler.take()
+      lock.unlock()
+      withExtendedLifetime(released) {}
+      downstream.receive(completion: .finished)
+    case .failure(let error):
+      phase = .awaitingPost
+      let handler = self.handler.take()
+      lock.unlock()
+      guard let handler else { return }
+      do {
+        let next = try handler(error)
+        next.subscribe(
+          PhaseSubscriber<UpstreamOutput, NewPublisher.Failure>(
+            combineIdentifier: CombineIdentifier(self), description: description, mirror: { [self] in customMirror },
+            receiveSubscription: { [self] in receivePost(subscription: $0) },
+            receiveValue: { [self] in receivePost($0) }, receiveCompletion: { [self] in receivePost(completion: $0) }))
+      } catch {
+        lock.lock()
+        phase = .done
+        lock.unlock()
+        downstream.receive(completion: .failure(mapThrown(error)))
+      }
+    }
   }
 
-  private func switchTo(_ next: Result<NewPublisher, Downstream.Failure>) {
+  private func receivePost(subscription: Subscription) {
     lock.lock()
-    guard downstream != nil, phase == 0 else {
+    guard case .awaitingPost = phase else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    phase = .post(subscription)
+    let demand = self.demand
+    lock.unlock()
+    if demand.rawValue > 0 { subscription.request(demand) }
+  }
+
+  private func receivePost(_ input: UpstreamOutput) -> Subscribers.Demand {
+    downstream.receive(input)
+  }
+
+  private func receivePost(completion: Subscribers.Completion<NewPublisher.Failure>) {
+    lock.lock()
+    guard case .post = phase else {
       lock.unlock()
       return
     }
-    phase = 1
-    current = nil
-    handler = nil
-    continuation = nil
+    phase = .done
     lock.unlock()
-    switch next {
-    case .success(let publisher):
-      publisher.subscribe(
-        AnySubscriber<Output, Downstream.Failure>(
-          receiveSubscription: { [self] in subscribed($0, phase: 1) },
-          receiveValue: { [self] in received($0, phase: 1) },
-          receiveCompletion: { [self] in finish($0, phase: 1) }))
-    case .failure(let error):
-      finish(.failure(error), phase: 1)
-    }
+    downstream.receive(completion: completion.mapError(mapNewFailure))
   }
 
   func request(_ demand: Subscribers.Demand) {
     assertValidRequest(demand)
     lock.lock()
-    self.demand += demand
-    let current = self.current
-    lock.unlock()
-    current?.request(demand)
+    switch phase {
+    case .pre(let subscription):
+      self.demand += demand
+      lock.unlock()
+      subscription.request(demand)
+    case .awaitingPost:
+      self.demand += demand
+      lock.unlock()
+    case .post(let subscription):
+      lock.unlock()
+      subscription.request(demand)
+    case .awaitingPre, .done:
+      lock.unlock()
+    }
   }
 
   func cancel() {
     lock.lock()
-    let current = self.current
-    self.current = nil
-    downstream = nil
-    handler = nil
-    continuation = nil
-    lock.unlock()
-    current?.cancel()
+    switch phase {
+    case .pre(let subscription), .post(let subscription):
+      phase = .done
+      let released = handler.take()
+      lock.unlock()
+      withExtendedLifetime(released) {}
+      subscription.cancel()
+    case .awaitingPre, .awaitingPost, .done:
+      lock.unlock()
+    }
   }
+}
+
+/// A subscriber made of closures that keeps the identity, description and mirror of the
+/// subscription it works for (the upstream and the replacement of `catch` both see "Catch").
+struct PhaseSubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+{
+  let combineIdentifier: CombineIdentifier
+  let description: String
+  let mirror: () -> Mirror
+  let receiveSubscription: (Subscription) -> Void
+  let receiveValue: (Input) -> Subscribers.Demand
+  let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+  var customMirror: Mirror { mirror() }
+  var playgroundDescription: Any { description }
+
+  func receive(subscription: Subscription) { receiveSubscription(subscription) }
+  func receive(_ input: Input) -> Subscribers.Demand { receiveValue(input) }
+  func receive(completion: Subscribers.Completion<Failure>) { receiveCompletion(completion) }
 }
 
 extension Publishers {
   /// A publisher that handles errors from an upstream publisher by replacing the failed publisher
-  /// with another publisher.
+  /// with another publisher (asked for the demand still outstanding).
   public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
   where Upstream.Output == NewPublisher.Output {
     public typealias Output = Upstream.Output
@@ -182,10 +216,10 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let handler = handler
-      let engine = CatchEngine<Upstream.Failure, NewPublisher, S>("Catch", downstream: subscriber) {
-        .success(handler($0))
-      }
-      upstream.subscribe(engine.upstreamSubscriber())
+      let subscription = CatchSubscription<Output, Upstream.Failure, NewPublisher, S>(
+        "Catch", downstream: subscriber, handler: { handler($0) }, mapNewFailure: { $0 },
+        mapThrown: { _ in preconditionFailure("catch's handler cannot throw") })
+      upstream.subscribe(subscription.upstreamSubscriber)
     }
   }
 
@@ -204,36 +238,9 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Error {
-      let handler = handler
-      let engine = CatchEngine<Upstream.Failure, Publishers.MapError<NewPublisher, Error>, S>(
-        "TryCatch", downstream: subscriber
-      ) { error in
-        Result { try handler(error).mapError { $0 as Error } }
-      }
-      upstream.subscribe(engine.upstreamSubscriber())
-    }
-  }
-
-  /// A publisher that replaces any error from the upstream publisher with the provided element
-  /// (sent when the subscriber has demand), then finishes.
-  public struct ReplaceError<Upstream: Publisher>: Publisher {
-    public typealias Output = Upstream.Output
-    public typealias Failure = Never
-    public let upstream: Upstream
-    /// The element with which to replace errors from the upstream publisher.
-    public let output: Upstream.Output
-
-    public init(upstream: Upstream, output: Output) {
-      self.upstream = upstream
-      self.output = output
-    }
-
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-      let output = output
-      let engine = CatchEngine<Upstream.Failure, Just<Output>, S>("ReplaceError", downstream: subscriber) { _ in
-        .success(Just(output))
-      }
-      upstream.subscribe(engine.upstreamSubscriber())
+      let subscription = CatchSubscription<Output, Upstream.Failure, NewPublisher, S>(
+        "TryCatch", downstream: subscriber, handler: handler, mapNewFailure: { $0 }, mapThrown: { $0 })
+      upstream.subscribe(subscription.upstreamSubscriber)
     }
   }
 }
@@ -252,7 +259,142 @@ extension Publisher {
   ) -> Publishers.TryCatch<Self, P> where P.Output == Output {
     Publishers.TryCatch(upstream: self, handler: handler)
   }
+}
 
+// MARK: - replaceError
+
+/// The subscription of `replaceError(with:)`: forwards upstream while tracking the outstanding
+/// demand; on failure it sends the replacement (at once if there is demand left, else on the
+/// next request) and `.finished`.
+///
+/// `@unchecked Sendable`: the state is guarded by a lock.
+private final class ReplaceErrorSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Downstream.Input == Input, Downstream.Failure == Never {
+  typealias Failure = UpstreamFailure
+
+  private let lock = Lock()
+  private let output: Input
+  private let downstream: Downstream
+  private var status = UpstreamState.awaiting
+  private var failedWithoutDemand = false
+  private var demand = Subscribers.Demand.none
+
+  init(downstream: Downstream, output: Input) {
+    self.downstream = downstream
+    self.output = output
+  }
+
+  var description: String { "ReplaceError" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  func receive(subscription: Subscription) {
+    lock.lock()
+    guard status.isAwaiting else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard status.isSubscribed else {
+      lock.unlock()
+      return .none
+    }
+    demand = demand.decremented
+    lock.unlock()
+    let more = downstream.receive(input)
+    guard more.rawValue > 0 else { return .none }
+    lock.lock()
+    demand += more
+    lock.unlock()
+    return more
+  }
+
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    lock.lock()
+    guard status.isSubscribed, !failedWithoutDemand else {
+      lock.unlock()
+      return
+    }
+    switch completion {
+    case .finished:
+      status = .terminal
+      lock.unlock()
+      downstream.receive(completion: .finished)
+    case .failure:
+      guard demand.rawValue > 0 else {
+        failedWithoutDemand = true
+        lock.unlock()
+        return
+      }
+      status = .terminal
+      lock.unlock()
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+    }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    assertValidRequest(demand)
+    lock.lock()
+    if failedWithoutDemand {
+      failedWithoutDemand = false
+      status = .terminal
+      lock.unlock()
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+      return
+    }
+    self.demand += demand
+    let subscription = status.isSubscribed ? status.subscription : nil
+    lock.unlock()
+    subscription?.request(demand)
+  }
+
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    subscription.cancel()
+  }
+}
+
+extension Publishers {
+  /// A publisher that replaces any error from the upstream publisher with the provided element
+  /// (sent when the subscriber has demand), then finishes.
+  public struct ReplaceError<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Never
+    /// The element with which to replace errors from the upstream publisher.
+    public let output: Upstream.Output
+    public let upstream: Upstream
+
+    public init(upstream: Upstream, output: Output) {
+      self.upstream = upstream
+      self.output = output
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+      upstream.subscribe(
+        ReplaceErrorSubscription<Output, Upstream.Failure, S>(downstream: subscriber, output: output))
+    }
+  }
+}
+
+extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publisher {
   /// Replaces any error from the upstream publisher with `output`, then finishes.
   public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
     Publishers.ReplaceError(upstream: self, output: output)
@@ -261,9 +403,11 @@ extension Publisher {
 
 // MARK: - handleEvents
 
-/// The subscription behind `handleEvents`: calls each closure, then forwards the event.
+/// The subscription behind `handleEvents`: calls each closure, then forwards the event (the
+/// request closure also for the demand the downstream returns from `receive(_:)`, when it is not
+/// zero). The closures are released when the subscription terminates.
 ///
-/// `@unchecked Sendable`: the state is guarded by a lock.
+/// `@unchecked Sendable`: the closures and status are guarded by a lock; they run without it.
 private final class HandleEventsSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
@@ -271,9 +415,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
   typealias Failure = Upstream.Failure
 
   private let lock = Lock()
-  private let events: Publishers.HandleEvents<Upstream>
-  private var downstream: Downstream?
-  private var upstream: Subscription?
+  private let downstream: Downstream
+  private var status = UpstreamState.awaiting
+  private var events: Publishers.HandleEvents<Upstream>?
 
   init(events: Publishers.HandleEvents<Upstream>, downstream: Downstream) {
     self.events = events
@@ -282,56 +426,66 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
   var description: String { "HandleEvents" }
   var playgroundDescription: Any { description }
-  var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  private var currentEvents: Publishers.HandleEvents<Upstream>? {
+    lock.lock()
+    defer { lock.unlock() }
+    return events
+  }
 
   func receive(subscription: Subscription) {
+    currentEvents?.receiveSubscription?(subscription)
     lock.lock()
-    guard upstream == nil, let downstream else {
+    guard status.isAwaiting else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstream = subscription
+    status = .subscribed(subscription)
     lock.unlock()
-    events.receiveSubscription?(subscription)
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard let downstream = lock.withLock({ downstream }) else { return .none }
-    events.receiveOutput?(input)
+    currentEvents?.receiveOutput?(input)
     let demand = downstream.receive(input)
-    if demand > .none { events.receiveRequest?(demand) }
+    guard demand.rawValue > 0 else { return .none }
+    currentEvents?.receiveRequest?(demand)
     return demand
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
+    currentEvents?.receiveCompletion?(completion)
     lock.lock()
-    let downstream = self.downstream
-    self.downstream = nil
-    upstream = nil
+    status = .terminal
+    let released = events.take()
     lock.unlock()
-    guard let downstream else { return }
-    events.receiveCompletion?(completion)
+    withExtendedLifetime(released) {}
     downstream.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
     assertValidRequest(demand)
-    events.receiveRequest?(demand)
-    lock.withLock { upstream }?.request(demand)
+    currentEvents?.receiveRequest?(demand)
+    lock.lock()
+    let subscription = status.isSubscribed ? status.subscription : nil
+    lock.unlock()
+    subscription?.request(demand)
   }
 
   func cancel() {
+    currentEvents?.receiveCancel?()
     lock.lock()
-    let upstream = self.upstream
-    let wasActive = downstream != nil
-    self.upstream = nil
-    downstream = nil
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    let released = events.take()
     lock.unlock()
-    guard wasActive else { return }
-    events.receiveCancel?()
-    upstream?.cancel()
+    withExtendedLifetime(released) {}
+    subscription.cancel()
   }
 }
 
@@ -352,7 +506,7 @@ extension Publishers {
       upstream: Upstream, receiveSubscription: ((Subscription) -> Void)? = nil,
       receiveOutput: ((Upstream.Output) -> Void)? = nil,
       receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)? = nil,
-      receiveCancel: (() -> Void)? = nil, receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+      receiveCancel: (() -> Void)? = nil, receiveRequest: ((Subscribers.Demand) -> Void)?
     ) {
       self.upstream = upstream
       self.receiveSubscription = receiveSubscription
@@ -383,6 +537,142 @@ extension Publisher {
 
 // MARK: - append, prepend
 
+/// The subscription of `Publishers.Concatenate`: the prefix publisher first (its values only
+/// while the subscriber has demand left), then, once it finishes, the suffix publisher, asked
+/// for the demand still outstanding. A failure of the prefix ends everything.
+///
+/// `@unchecked Sendable`: the state is guarded by a lock.
+private final class ConcatenateSubscription<Suffix: Publisher, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+  typealias Input = Suffix.Output
+  typealias Failure = Suffix.Failure
+
+  private let lock = Lock()
+  private let downstream: Downstream
+  private var prefixState = UpstreamState.awaiting
+  private var suffixState = UpstreamState.awaiting
+  private var suffix: Suffix?
+  private var pending = Subscribers.Demand.none
+
+  init(downstream: Downstream, suffix: Suffix) {
+    self.downstream = downstream
+    self.suffix = suffix
+  }
+
+  var description: String { "Concatenate" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  func subscriber(prefix: Bool) -> PhaseSubscriber<Input, Failure> {
+    PhaseSubscriber(
+      combineIdentifier: CombineIdentifier(self), description: description, mirror: { [self] in customMirror },
+      receiveSubscription: { [self] in prefix ? prefixReceive(subscription: $0) : suffixReceive(subscription: $0) },
+      receiveValue: { [self] in prefix ? prefixReceive($0) : suffixReceive($0) },
+      receiveCompletion: { [self] in prefix ? prefixReceive(completion: $0) : suffixReceive(completion: $0) })
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    assertValidRequest(demand)
+    lock.lock()
+    pending += demand
+    let subscription = prefixState.subscription ?? suffixState.subscription
+    lock.unlock()
+    subscription?.request(demand)
+  }
+
+  func cancel() {
+    lock.lock()
+    let subscription = prefixState.subscription ?? suffixState.subscription
+    prefixState = .terminal
+    suffixState = .terminal
+    let released = suffix.take()
+    lock.unlock()
+    withExtendedLifetime(released) {}
+    subscription?.cancel()
+  }
+
+  private func prefixReceive(subscription: Subscription) {
+    lock.lock()
+    guard prefixState.isAwaiting else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    prefixState = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  private func prefixReceive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard prefixState.isSubscribed, pending.rawValue > 0 else {
+      lock.unlock()
+      return .none
+    }
+    pending = pending.decremented
+    lock.unlock()
+    let more = downstream.receive(input)
+    guard more.rawValue > 0 else { return .none }
+    lock.lock()
+    pending += more
+    lock.unlock()
+    return more
+  }
+
+  private func prefixReceive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard prefixState.isSubscribed else {
+      lock.unlock()
+      return
+    }
+    prefixState = .terminal
+    let suffix = self.suffix
+    lock.unlock()
+    switch completion {
+    case .finished: suffix?.subscribe(subscriber(prefix: false))
+    case .failure: downstream.receive(completion: completion)
+    }
+  }
+
+  private func suffixReceive(subscription: Subscription) {
+    lock.lock()
+    guard suffixState.isAwaiting else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    suffixState = .subscribed(subscription)
+    let pending = self.pending
+    lock.unlock()
+    if pending.rawValue > 0 { subscription.request(pending) }
+  }
+
+  private func suffixReceive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard suffixState.isSubscribed else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
+    return downstream.receive(input)
+  }
+
+  private func suffixReceive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard suffixState.isSubscribed else {
+      lock.unlock()
+      return
+    }
+    prefixState = .terminal
+    suffixState = .terminal
+    let released = suffix.take()
+    lock.unlock()
+    withExtendedLifetime(released) {}
+    downstream.receive(completion: completion)
+  }
+}
+
 extension Publishers {
   /// A publisher that emits all of one publisher's elements before those from another publisher
   /// (subscribed to when the first finishes; a failure of the first ends everything).
@@ -401,13 +691,13 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let suffix = suffix
-      let engine = CatchEngine<Prefix.Failure, Suffix, S>(
-        "Concatenate", downstream: subscriber, mapFailure: { $0 }, continuation: { suffix })
-      prefix.subscribe(engine.upstreamSubscriber())
+      let subscription = ConcatenateSubscription(downstream: subscriber, suffix: suffix)
+      prefix.subscribe(subscription.subscriber(prefix: true))
     }
   }
 }
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
 
 extension Publisher {
   /// Appends `publisher`'s elements after this publisher's (when it finishes).
@@ -421,6 +711,12 @@ extension Publisher {
     append(Publishers.Sequence(sequence: elements))
   }
 
+  /// Appends the elements of `elements` after this publisher's.
+  public func append<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+  where S.Element == Output {
+    append(Publishers.Sequence(sequence: elements))
+  }
+
   /// Prefixes this publisher's elements with `publisher`'s.
   public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
   where P.Output == Output, P.Failure == Failure {
@@ -429,6 +725,12 @@ extension Publisher {
 
   /// Prefixes this publisher's elements with the given elements.
   public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+    prepend(Publishers.Sequence(sequence: elements))
+  }
+
+  /// Prefixes this publisher's elements with the elements of `elements`.
+  public func prepend<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+  where S.Element == Output {
     prepend(Publishers.Sequence(sequence: elements))
   }
 }

@@ -1,12 +1,16 @@
-/// The subscription behind `combineLatest` and `zip`: subscribes to every upstream (requesting
-/// `.unlimited`), keeps the latest value of each (`combineLatest`) or a queue per upstream
-/// (`zip`), and delivers combinations as the subscriber's demand allows, serialised by a drain
-/// loop that holds no lock while calling out.
+/// The subscription behind `combineLatest` and `zip`: subscribes to every upstream, and passes
+/// each request of the subscriber on to every upstream (an upstream that subscribes later is
+/// asked for the demand requested so far), so it never asks for more than the subscriber wants.
 ///
-/// `combineLatest` sends once every upstream has sent a value, then on each new value (with no
-/// demand, the latest combination waits for demand); it finishes when all upstreams have
-/// finished. `zip` pairs the n-th values; it finishes when an upstream has finished and its queue
-/// is empty. Any failure cancels the others and fails downstream.
+/// `combineLatest` keeps the latest value of each upstream; once every upstream has sent a
+/// value, each new value sends the latest combination if the subscriber has demand, and is only
+/// recorded (the combination dropped) if it has none, as Combine does. It finishes when every
+/// upstream has finished. `zip` queues the values of each upstream and sends the n-th values
+/// together; the demand the subscriber returns for a combination is requested from the other
+/// upstreams and returned to the one that completed it. It finishes when an upstream has
+/// finished and no further combination can be made. Any failure cancels the other upstreams and
+/// fails downstream. Calls into the subscriber are serialised by a recursive lock; no other lock
+/// is held while calling out.
 ///
 /// `@unchecked Sendable`: the state is guarded by a lock.
 final class CombineEngine<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
@@ -15,6 +19,7 @@ final class CombineEngine<Downstream: Subscriber>: Subscription, CustomStringCon
   typealias Failure = Downstream.Failure
 
   private let lock = Lock()
+  private let downstreamLock = RecursiveLock()
   private let name: String
   private let isZip: Bool
   private let combine: ([Any]) -> Downstream.Input
@@ -22,11 +27,11 @@ final class CombineEngine<Downstream: Subscriber>: Subscription, CustomStringCon
   private var subscriptions: [Subscription?]
   private var latest: [Any?]
   private var queues: [[Any]]
+  /// The index of the oldest value still queued in each of `queues` (popped values stay until
+  /// compacted, so popping is O(1)).
+  private var heads: [Int]
   private var finished: [Bool]
-  private var hasNewCombination = false
   private var demand = Subscribers.Demand.none
-  private var pendingFailure: Failure?
-  private var isDraining = false
   private var isTerminated = false
 
   init(_ name: String, count: Int, isZip: Bool, downstream: Downstream, combine: @escaping ([Any]) -> Downstream.Input)
@@ -38,153 +43,180 @@ final class CombineEngine<Downstream: Subscriber>: Subscription, CustomStringCon
     subscriptions = Array(repeating: nil, count: count)
     latest = Array(repeating: nil, count: count)
     queues = Array(repeating: [], count: count)
+    heads = Array(repeating: 0, count: count)
     finished = Array(repeating: false, count: count)
+  }
+
+  /// Lock held. Whether upstream `index` has a queued value.
+  private func hasQueued(_ index: Int) -> Bool { heads[index] < queues[index].count }
+
+  /// Lock held. Removes the oldest queued value of upstream `index`.
+  private func popQueued(_ index: Int) -> Any {
+    let value = queues[index][heads[index]]
+    heads[index] += 1
+    if heads[index] == queues[index].count {
+      queues[index].removeAll(keepingCapacity: true)
+      heads[index] = 0
+    } else if heads[index] > 64, heads[index] * 2 > queues[index].count {
+      queues[index].removeFirst(heads[index])
+      heads[index] = 0
+    }
+    return value
   }
 
   var description: String { name }
   var playgroundDescription: Any { name }
-  var customMirror: Mirror { Mirror(self, children: ["demand": lock.withLock { demand }], displayStyle: .class) }
+  var customMirror: Mirror {
+    lock.lock()
+    defer { lock.unlock() }
+    return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+  }
 
   /// Hands this subscription downstream, then subscribes to each upstream (via `attach`).
   func start() {
-    guard let downstream = lock.withLock({ self.downstream }) else { return }
-    downstream.receive(subscription: self)
+    lock.lock()
+    let downstream = self.downstream
+    lock.unlock()
+    downstreamLock.lock()
+    downstream?.receive(subscription: self)
+    downstreamLock.unlock()
   }
 
   func attach<P: Publisher>(_ publisher: P, at index: Int) where P.Failure == Failure {
     publisher.subscribe(
       AnySubscriber<P.Output, Failure>(
-        receiveSubscription: { [self] subscription in
-          lock.lock()
-          guard !isTerminated, pendingFailure == nil else {
-            lock.unlock()
-            subscription.cancel()
-            return
-          }
-          subscriptions[index] = subscription
-          lock.unlock()
-          subscription.request(.unlimited)
-        },
-        receiveValue: { [self] value in
-          lock.lock()
-          guard !isTerminated, pendingFailure == nil else {
-            lock.unlock()
-            return .none
-          }
-          if isZip {
-            queues[index].append(value)
-          } else {
-            latest[index] = value
-            hasNewCombination = true
-          }
-          lock.unlock()
-          drain()
-          return .none
-        },
-        receiveCompletion: { [self] completion in
-          switch completion {
-          case .finished:
-            lock.withLock {
-              finished[index] = true
-              subscriptions[index] = nil
-            }
-            drain()
-          case .failure(let error):
-            fail(error)
-          }
-        }))
+        receiveSubscription: { [self] subscription in received(subscription, at: index) },
+        receiveValue: { [self] value in received(value, at: index) },
+        receiveCompletion: { [self] completion in received(completion, at: index) }))
   }
 
-  private func fail(_ error: Failure) {
+  private func received(_ subscription: Subscription, at index: Int) {
     lock.lock()
-    guard !isTerminated, pendingFailure == nil else {
+    guard !isTerminated, subscriptions[index] == nil, !finished[index] else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    subscriptions[index] = subscription
+    let demand = self.demand
+    lock.unlock()
+    if demand.rawValue > 0 { subscription.request(demand) }
+  }
+
+  private func received(_ value: Any, at index: Int) -> Subscribers.Demand {
+    lock.lock()
+    guard !isTerminated, let downstream else {
+      lock.unlock()
+      return .none
+    }
+    let combination: [Any]
+    if isZip {
+      queues[index].append(value)
+      guard queues.indices.allSatisfy(hasQueued) else {
+        lock.unlock()
+        return .none
+      }
+      combination = queues.indices.map(popQueued)
+    } else {
+      latest[index] = value
+      guard demand.rawValue > 0, latest.allSatisfy({ $0 != nil }) else {
+        lock.unlock()
+        return .none
+      }
+      combination = latest.map { $0! }
+    }
+    demand = demand.decremented
+    lock.unlock()
+    downstreamLock.lock()
+    let more = downstream.receive(combine(combination))
+    downstreamLock.unlock()
+    lock.lock()
+    if more.rawValue > 0 { demand += more }
+    let others =
+      isZip && more.rawValue > 0 ? subscriptions.indices.filter { $0 != index }.compactMap { subscriptions[$0] } : []
+    lock.unlock()
+    for other in others { other.request(more) }
+    if isZip { finishIfExhausted() }
+    return isZip ? more : .none
+  }
+
+  private func received(_ completion: Subscribers.Completion<Failure>, at index: Int) {
+    switch completion {
+    case .failure(let error):
+      lock.lock()
+      guard !isTerminated, let downstream else {
+        lock.unlock()
+        return
+      }
+      let others = subscriptions.indices.filter { $0 != index }.compactMap { subscriptions[$0] }
+      terminate()
+      lock.unlock()
+      for other in others { other.cancel() }
+      downstreamLock.lock()
+      downstream.receive(completion: .failure(error))
+      downstreamLock.unlock()
+    case .finished:
+      lock.lock()
+      guard !isTerminated else {
+        lock.unlock()
+        return
+      }
+      finished[index] = true
+      subscriptions[index] = nil
+      lock.unlock()
+      finishIfExhausted()
+    }
+  }
+
+  /// Finishes (cancelling the rest) when no further combination can be made.
+  private func finishIfExhausted() {
+    lock.lock()
+    let exhausted =
+      isZip
+      ? queues.indices.contains { finished[$0] && !hasQueued($0) } : finished.allSatisfy { $0 }
+    guard !isTerminated, exhausted, let downstream else {
       lock.unlock()
       return
     }
-    pendingFailure = error
     let others = subscriptions.compactMap { $0 }
-    subscriptions = subscriptions.map { _ in nil }
+    terminate()
     lock.unlock()
-    for subscription in others { subscription.cancel() }
-    drain()
-  }
-
-  /// The next combination to send, if one is ready (lock held).
-  private func nextCombination() -> [Any]? {
-    if isZip {
-      guard queues.allSatisfy({ !$0.isEmpty }) else { return nil }
-      return queues.indices.map { queues[$0].removeFirst() }
-    }
-    guard hasNewCombination, latest.allSatisfy({ $0 != nil }) else { return nil }
-    hasNewCombination = false
-    return latest.map { $0! }
-  }
-
-  /// Whether no further combination can be produced (lock held).
-  private var isComplete: Bool {
-    if isZip {
-      return queues.indices.contains { finished[$0] && queues[$0].isEmpty }
-    }
-    return finished.allSatisfy { $0 }
-  }
-
-  private func drain() {
-    lock.lock()
-    guard !isDraining else {
-      lock.unlock()
-      return
-    }
-    isDraining = true
-    while let downstream, !isTerminated {
-      if let failure = pendingFailure {
-        terminate()
-        lock.unlock()
-        downstream.receive(completion: .failure(failure))
-        return
-      }
-      if demand > .none, let values = nextCombination() {
-        demand -= 1
-        lock.unlock()
-        let more = downstream.receive(combine(values))
-        lock.lock()
-        demand += more
-        continue
-      }
-      if isComplete {
-        let others = subscriptions.compactMap { $0 }
-        terminate()
-        lock.unlock()
-        for subscription in others { subscription.cancel() }
-        downstream.receive(completion: .finished)
-        return
-      }
-      break
-    }
-    isDraining = false
-    lock.unlock()
+    for other in others { other.cancel() }
+    downstreamLock.lock()
+    downstream.receive(completion: .finished)
+    downstreamLock.unlock()
   }
 
   /// Lock held.
   private func terminate() {
     isTerminated = true
-    isDraining = false
     downstream = nil
     subscriptions = subscriptions.map { _ in nil }
     queues = queues.map { _ in [] }
+    heads = heads.map { _ in 0 }
     latest = latest.map { _ in nil }
   }
 
   func request(_ demand: Subscribers.Demand) {
     assertValidRequest(demand)
-    lock.withLock { self.demand += demand }
-    drain()
+    lock.lock()
+    guard !isTerminated else {
+      lock.unlock()
+      return
+    }
+    self.demand += demand
+    let subscriptions = self.subscriptions.compactMap { $0 }
+    lock.unlock()
+    for subscription in subscriptions { subscription.request(demand) }
   }
 
   func cancel() {
     lock.lock()
     let all = subscriptions.compactMap { $0 }
+    let downstream = self.downstream
     terminate()
     lock.unlock()
+    withExtendedLifetime(downstream) {}
     for subscription in all { subscription.cancel() }
   }
 }
@@ -430,142 +462,9 @@ extension Publisher {
   }
 }
 
-extension Publishers {
-  /// A publisher created by applying the merge function to 2 upstream publishers: their
-  /// elements interleaved as they arrive; finishes when all finish, fails when one fails.
-  public struct Merge<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure, A.Output == B.Output {
-    public typealias Output = A.Output
-    public typealias Failure = A.Failure
-    public let a: A
-    public let b: B
-
-    public init(_ a: A, _ b: B) {
-      self.a = a
-      self.b = b
-    }
-
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = MergeEngine("Merge", downstream: subscriber)
-      engine.start()
-      engine.add(a)
-      engine.add(b)
-      engine.finishOuter()
-    }
-  }
-
-  /// A publisher created by applying the merge function to 3 upstream publishers: their
-  /// elements interleaved as they arrive; finishes when all finish, fails when one fails.
-  public struct Merge3<A: Publisher, B: Publisher, C: Publisher>: Publisher
-  where A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output {
-    public typealias Output = A.Output
-    public typealias Failure = A.Failure
-    public let a: A
-    public let b: B
-    public let c: C
-
-    public init(_ a: A, _ b: B, _ c: C) {
-      self.a = a
-      self.b = b
-      self.c = c
-    }
-
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = MergeEngine("Merge3", downstream: subscriber)
-      engine.start()
-      engine.add(a)
-      engine.add(b)
-      engine.add(c)
-      engine.finishOuter()
-    }
-  }
-
-  /// A publisher created by applying the merge function to 4 upstream publishers: their
-  /// elements interleaved as they arrive; finishes when all finish, fails when one fails.
-  public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
-  where
-    A.Failure == B.Failure, A.Output == B.Output, A.Failure == C.Failure, A.Output == C.Output, A.Failure == D.Failure,
-    A.Output == D.Output
-  {
-    public typealias Output = A.Output
-    public typealias Failure = A.Failure
-    public let a: A
-    public let b: B
-    public let c: C
-    public let d: D
-
-    public init(_ a: A, _ b: B, _ c: C, _ d: D) {
-      self.a = a
-      self.b = b
-      self.c = c
-      self.d = d
-    }
-
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = MergeEngine("Merge4", downstream: subscriber)
-      engine.start()
-      engine.add(a)
-      engine.add(b)
-      engine.add(c)
-      engine.add(d)
-      engine.finishOuter()
-    }
-  }
-
-  /// A publisher created by applying the merge function to an arbitrary number of upstream
-  /// publishers of the same type.
-  public struct MergeMany<Upstream: Publisher>: Publisher {
-    public typealias Output = Upstream.Output
-    public typealias Failure = Upstream.Failure
-    public let publishers: [Upstream]
-
-    public init(_ upstream: Upstream...) {
-      publishers = upstream
-    }
-
-    public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream {
-      publishers = Array(upstream)
-    }
-
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let engine = MergeEngine("MergeMany", downstream: subscriber)
-      engine.start()
-      for publisher in publishers { engine.add(publisher) }
-      engine.finishOuter()
-    }
-
-    /// This merge with one more publisher.
-    public func merge(with other: Upstream) -> MergeMany<Upstream> {
-      MergeMany(publishers + [other])
-    }
-  }
-}
-
-extension Publisher {
-  /// Combines elements from this publisher with those from another publisher of the same types.
-  public func merge<P: Publisher>(with other: P) -> Publishers.Merge<Self, P>
-  where P.Failure == Failure, P.Output == Output {
-    Publishers.Merge(self, other)
-  }
-
-  /// Combines elements from this publisher with those from two others.
-  public func merge<B: Publisher, C: Publisher>(with b: B, _ c: C) -> Publishers.Merge3<Self, B, C>
-  where B.Failure == Failure, B.Output == Output, C.Failure == Failure, C.Output == Output {
-    Publishers.Merge3(self, b, c)
-  }
-
-  /// Combines elements from this publisher with those from three others.
-  public func merge<B: Publisher, C: Publisher, D: Publisher>(
-    with b: B, _ c: C, _ d: D
-  ) -> Publishers.Merge4<Self, B, C, D>
-  where
-    B.Failure == Failure, B.Output == Output, C.Failure == Failure, C.Output == Output, D.Failure == Failure,
-    D.Output == Output
-  {
-    Publishers.Merge4(self, b, c, d)
-  }
-
-  /// Combines elements from this publisher with those from other publishers of the same type.
-  public func merge(with other: Self...) -> Publishers.MergeMany<Self> {
-    Publishers.MergeMany([self] + other)
-  }
-}
+extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
+extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
+extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {}
+extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}

@@ -12,22 +12,101 @@ extension ConnectablePublisher {
   }
 }
 
+// MARK: - multicast
+
+/// The subscriber a `Multicast` attaches to its subject for each of its own subscribers: passes
+/// values down and asks the subject for whatever demand the subscriber returns.
+///
+/// `@unchecked Sendable`: the state is guarded by a lock.
+private final class MulticastSubscription<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let lock = Lock()
+  private let downstream: Downstream
+  private var status = UpstreamState.awaiting
+
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
+
+  var description: String { "Multicast" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  func receive(subscription: Subscription) {
+    lock.lock()
+    guard status.isAwaiting else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
+    let more = downstream.receive(input)
+    if more.rawValue > 0 { subscription.request(more) }
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard status.isSubscribed else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    downstream.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    assertValidRequest(demand)
+    lock.lock()
+    let subscription = status.isSubscribed ? status.subscription : nil
+    lock.unlock()
+    subscription?.request(demand)
+  }
+
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    subscription.cancel()
+  }
+}
+
 extension Publishers {
   /// A publisher that uses a subject to deliver elements to multiple subscribers: `connect()`
-  /// subscribes the subject to the upstream.
+  /// subscribes the subject to the upstream (each call subscribes again, as in Combine).
   ///
-  /// `@unchecked Sendable`: the connection is guarded by a lock.
+  /// `@unchecked Sendable`: the subject is created once, under a lock.
   public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher, @unchecked Sendable
   where SubjectType.Output == Upstream.Output, SubjectType.Failure == Upstream.Failure {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
 
+    /// The publisher that this publisher receives elements from.
     public let upstream: Upstream
     /// A closure to create a new subject (called once, lazily).
     public let createSubject: () -> SubjectType
     private let lock = Lock()
     private var subject: SubjectType?
-    private var connection: AnyCancellable?
 
     public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
       self.upstream = upstream
@@ -35,36 +114,24 @@ extension Publishers {
     }
 
     private var lazySubject: SubjectType {
-      lock.withLock {
-        if let subject { return subject }
-        let created = createSubject()
-        subject = created
-        return created
+      lock.lock()
+      if let subject {
+        lock.unlock()
+        return subject
       }
+      let created = createSubject()
+      subject = created
+      lock.unlock()
+      return created
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      lazySubject.subscribe(subscriber)
+      lazySubject.subscribe(MulticastSubscription(downstream: subscriber))
     }
 
-    /// Subscribes the subject to the upstream (once; later calls return the same connection).
+    /// Subscribes the subject to the upstream; cancel the result to disconnect.
     public func connect() -> Cancellable {
-      let subject = lazySubject
-      lock.lock()
-      if let connection {
-        lock.unlock()
-        return connection
-      }
-      let placeholder = AnyCancellable {}
-      connection = placeholder
-      lock.unlock()
-      let real = upstream.subscribe(subject)
-      let connection = AnyCancellable { [weak self] in
-        real.cancel()
-        self?.lock.withLock { self?.connection = nil }
-      }
-      lock.withLock { self.connection = connection }
-      return connection
+      upstream.subscribe(lazySubject)
     }
   }
 
@@ -72,42 +139,103 @@ extension Publishers {
   /// the connection when every subscriber has cancelled.
   ///
   /// `@unchecked Sendable`: the subscriber count and connection are guarded by a lock.
-  public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
+  public class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
 
-    public let upstream: Upstream
+    private enum State {
+      case disconnected
+      case connected(count: Int, connection: Cancellable)
+    }
+
+    /// The publisher from which this publisher receives elements.
+    public final let upstream: Upstream
     private let lock = Lock()
-    private var subscribers = 0
-    private var connection: Cancellable?
+    private var state = State.disconnected
 
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      lock.withLock { subscribers += 1 }
-      upstream.subscribe(
-        AutoconnectSubscriber(downstream: subscriber, onEnd: { [weak self] in self?.subscriberEnded() }))
-      let needsConnection = lock.withLock { connection == nil && subscribers > 0 }
-      if needsConnection {
+      let inner = AutoconnectSubscriber(parent: self, downstream: subscriber)
+      lock.lock()
+      switch state {
+      case .connected(let count, let connection):
+        state = .connected(count: count + 1, connection: connection)
+        lock.unlock()
+        upstream.subscribe(inner)
+      case .disconnected:
+        lock.unlock()
+        upstream.subscribe(inner)
         let connection = upstream.connect()
-        lock.withLock { self.connection = connection }
+        lock.lock()
+        state = .connected(count: 1, connection: connection)
+        lock.unlock()
       }
     }
 
-    private func subscriberEnded() {
-      let connection = lock.withLock { () -> Cancellable? in
-        subscribers -= 1
-        guard subscribers == 0 else { return nil }
-        let connection = self.connection
-        self.connection = nil
-        return connection
+    fileprivate func willCancel() {
+      lock.lock()
+      guard case .connected(let count, let connection) = state else {
+        lock.unlock()
+        return
       }
-      connection?.cancel()
+      if count <= 1 {
+        state = .disconnected
+        lock.unlock()
+        connection.cancel()
+      } else {
+        state = .connected(count: count - 1, connection: connection)
+        lock.unlock()
+      }
     }
   }
+}
 
+/// Forwards to a downstream subscriber; its subscription tells the `Autoconnect` when it is
+/// cancelled.
+private struct AutoconnectSubscriber<Upstream: ConnectablePublisher, Downstream: Subscriber>: Subscriber,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+  let combineIdentifier = CombineIdentifier()
+  let parent: Publishers.Autoconnect<Upstream>
+  let downstream: Downstream
+
+  var description: String { "Autoconnect" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: ["parent": parent, "downstream": downstream]) }
+
+  func receive(subscription: Subscription) {
+    downstream.receive(subscription: AutoconnectSubscription(upstream: subscription, parent: parent))
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+  func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+}
+
+/// The upstream subscription, seen through `Autoconnect`: a cancel first tells the parent.
+private struct AutoconnectSubscription<Upstream: ConnectablePublisher>: Subscription, CustomStringConvertible,
+  CustomPlaygroundDisplayConvertible
+{
+  let upstream: Subscription
+  let parent: Publishers.Autoconnect<Upstream>
+
+  var combineIdentifier: CombineIdentifier { upstream.combineIdentifier }
+  var description: String { String(describing: upstream) }
+  var playgroundDescription: Any { description }
+
+  func request(_ demand: Subscribers.Demand) { upstream.request(demand) }
+
+  func cancel() {
+    parent.willCancel()
+    upstream.cancel()
+  }
+}
+
+extension Publishers {
   /// A publisher that shares the output of an upstream publisher with multiple subscribers: the
   /// upstream is subscribed once, on the first subscription, through a `PassthroughSubject` (so
   /// late subscribers miss earlier values), and cancelled when the last subscriber cancels.
@@ -123,7 +251,7 @@ extension Publishers {
 
     public init(upstream: Upstream) {
       self.upstream = upstream
-      inner = Multicast(upstream: upstream, createSubject: { PassthroughSubject() }).autoconnect()
+      inner = upstream.multicast(subject: PassthroughSubject()).autoconnect()
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -140,7 +268,7 @@ extension Publishers {
     private let inner: Multicast<Upstream, PassthroughSubject<Output, Failure>>
 
     public init(upstream: Upstream) {
-      inner = Multicast(upstream: upstream, createSubject: { PassthroughSubject() })
+      inner = upstream.multicast(subject: PassthroughSubject())
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
@@ -149,68 +277,6 @@ extension Publishers {
 
     public func connect() -> Cancellable {
       inner.connect()
-    }
-  }
-}
-
-/// Forwards to a downstream subscriber and reports when its subscription ends (completion or
-/// cancellation), once.
-private final class AutoconnectSubscriber<Downstream: Subscriber>: Subscriber, Subscription, DescribedSubscription,
-  @unchecked Sendable
-{
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
-  private let lock = Lock()
-  private var downstream: Downstream?
-  private var upstream: Subscription?
-  private var onEnd: (() -> Void)?
-
-  init(downstream: Downstream, onEnd: @escaping () -> Void) {
-    self.downstream = downstream
-    self.onEnd = onEnd
-  }
-
-  var description: String { "Autoconnect" }
-
-  func receive(subscription: Subscription) {
-    guard
-      let downstream = lock.withLock({ () -> Downstream? in
-        upstream = subscription
-        return self.downstream
-      })
-    else { return }
-    downstream.receive(subscription: self)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    lock.withLock { downstream }?.receive(input) ?? .none
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let (downstream, onEnd) = end()
-    downstream?.receive(completion: completion)
-    onEnd?()
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    assertValidRequest(demand)
-    lock.withLock { upstream }?.request(demand)
-  }
-
-  func cancel() {
-    let upstream = lock.withLock { self.upstream }
-    let (_, onEnd) = end()
-    upstream?.cancel()
-    onEnd?()
-  }
-
-  private func end() -> (Downstream?, (() -> Void)?) {
-    lock.withLock {
-      let result = (downstream, onEnd)
-      downstream = nil
-      upstream = nil
-      onEnd = nil
-      return result
     }
   }
 }
@@ -243,102 +309,132 @@ extension Publisher where Failure == Never {
 
 // MARK: - retry
 
-/// The subscription behind `retry`: on failure, resubscribes to the upstream (up to `retries`
-/// times, or forever for `nil`), requesting whatever demand is still outstanding.
+/// The subscription behind `retry`: on failure, subscribes to the upstream again (up to
+/// `retries` times, or forever for `nil`), requesting the demand still outstanding; the demand
+/// the subscriber returns from `receive(_:)` is requested from the upstream (and `.none`
+/// returned), as Combine does. A failure from inside a resubscription is retried by the loop
+/// already running, not recursively.
 ///
 /// `@unchecked Sendable`: the state is guarded by a lock.
-private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription,
-  DescribedSubscription, @unchecked Sendable
+private final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+  typealias Input = Upstream.Output
+  typealias Failure = Upstream.Failure
+
   private let lock = Lock()
-  private let upstream: Upstream
-  private var remaining: Int?
+  private let upstreamPublisher: Upstream
+  /// Released on termination (as Combine does for `retry`).
   private var downstream: Downstream?
-  private var current: Subscription?
-  private var generation = 0
-  private var started = false
+  private var isActive = true
+  private var upstream: Subscription?
+  private var remaining: Int?
+  private var downstreamNeedsSubscription = true
   private var demand = Subscribers.Demand.none
+  private var completionRecursion = false
+  private var needsSubscribe = false
 
   init(upstream: Upstream, retries: Int?, downstream: Downstream) {
-    self.upstream = upstream
-    self.remaining = retries
+    upstreamPublisher = upstream
+    remaining = retries
     self.downstream = downstream
   }
 
   var description: String { "Retry" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
 
-  func subscribeUpstream() {
-    let generation = lock.withLock { self.generation }
-    upstream.subscribe(
-      AnySubscriber<Upstream.Output, Upstream.Failure>(
-        receiveSubscription: { [self] subscription in
-          lock.lock()
-          guard downstream != nil, self.generation == generation else {
-            lock.unlock()
-            subscription.cancel()
-            return
-          }
-          current = subscription
-          let first = !started
-          started = true
-          let demand = self.demand
-          let downstream = self.downstream
-          lock.unlock()
-          if first {
-            downstream?.receive(subscription: self)
-          } else if demand > .none {
-            subscription.request(demand)
-          }
-        },
-        receiveValue: { [self] value in
-          lock.lock()
-          guard let downstream, self.generation == generation else {
-            lock.unlock()
-            return .none
-          }
-          demand -= 1
-          lock.unlock()
-          let more = downstream.receive(value)
-          lock.withLock { demand += more }
-          return more
-        },
-        receiveCompletion: { [self] completion in
-          lock.lock()
-          guard let downstream, self.generation == generation else {
-            lock.unlock()
-            return
-          }
-          if case .failure = completion, remaining.map({ $0 > 0 }) ?? true {
-            remaining = remaining.map { $0 - 1 }
-            self.generation += 1
-            current = nil
-            lock.unlock()
-            subscribeUpstream()
-            return
-          }
-          self.downstream = nil
-          current = nil
-          lock.unlock()
-          downstream.receive(completion: completion)
-        }))
+  func receive(subscription: Subscription) {
+    lock.lock()
+    guard isActive, upstream == nil, let downstream else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    upstream = subscription
+    let demand = self.demand
+    let handOver = downstreamNeedsSubscription
+    downstreamNeedsSubscription = false
+    lock.unlock()
+    if handOver { downstream.receive(subscription: self) }
+    if demand.rawValue > 0 { subscription.request(demand) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard isActive, let downstream else {
+      lock.unlock()
+      return .none
+    }
+    demand = demand.decremented
+    lock.unlock()
+    let more = downstream.receive(input)
+    guard more.rawValue > 0 else { return .none }
+    lock.lock()
+    demand += more
+    let upstream = self.upstream
+    lock.unlock()
+    upstream?.request(more)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard isActive else {
+      lock.unlock()
+      return
+    }
+    if case .failure = completion, remaining.map({ $0 > 0 }) ?? true {
+      upstream = nil
+      remaining = remaining.map { $0 - 1 }
+      if completionRecursion {
+        needsSubscribe = true
+        lock.unlock()
+        return
+      }
+      repeat {
+        completionRecursion = true
+        needsSubscribe = false
+        lock.unlock()
+        upstreamPublisher.subscribe(self)
+        lock.lock()
+        completionRecursion = false
+      } while needsSubscribe
+      lock.unlock()
+      return
+    }
+    isActive = false
+    upstream = nil
+    let downstream = self.downstream.take()
+    lock.unlock()
+    downstream?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
     assertValidRequest(demand)
     lock.lock()
+    guard isActive else {
+      lock.unlock()
+      return
+    }
     self.demand += demand
-    let current = self.current
+    let upstream = self.upstream
     lock.unlock()
-    current?.request(demand)
+    upstream?.request(demand)
   }
 
   func cancel() {
     lock.lock()
-    let current = self.current
-    self.current = nil
-    downstream = nil
+    guard isActive else {
+      lock.unlock()
+      return
+    }
+    isActive = false
+    let upstream = self.upstream.take()
+    let downstream = self.downstream.take()
     lock.unlock()
-    current?.cancel()
+    withExtendedLifetime(downstream) {}
+    upstream?.cancel()
   }
 }
 
@@ -357,10 +453,12 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      RetrySubscription(upstream: upstream, retries: retries, downstream: subscriber).subscribeUpstream()
+      upstream.subscribe(RetrySubscription(upstream: upstream, retries: retries, downstream: subscriber))
     }
   }
 }
+
+extension Publishers.Retry: Equatable where Upstream: Equatable {}
 
 extension Publisher {
   /// Attempts to recreate a failed subscription with the upstream publisher up to `retries` times.

@@ -67,6 +67,19 @@ public protocol Cancellable {
   func cancel()
 }
 
+extension Cancellable {
+  /// Stores this cancellable, wrapped in a new ``AnyCancellable``, in `collection` (as Combine
+  /// does: even an `AnyCancellable` seen as a `Cancellable` is wrapped once more).
+  public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
+    AnyCancellable(self).store(in: &collection)
+  }
+
+  /// Stores this cancellable, wrapped in a new ``AnyCancellable``, in `set`.
+  public func store(in set: inout Set<AnyCancellable>) {
+    AnyCancellable(self).store(in: &set)
+  }
+}
+
 /// A protocol representing the connection of a subscriber to a publisher, as Combine's.
 ///
 /// Subscriptions are class instances with identity. Cancelling one must be thread-safe and can
@@ -84,7 +97,23 @@ public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
 @inline(__always)
 func assertValidRequest(_ demand: Subscribers.Demand, file: StaticString = #file, line: UInt = #line) {
   precondition(
-    demand > .none, "demand must not be zero (requesting .none is a programming error)", file: file, line: line)
+    demand.rawValue > 0, "demand must not be zero (requesting .none is a programming error)", file: file, line: line)
+}
+
+/// A namespace for symbols related to subscriptions, as Combine's `Subscriptions`.
+public enum Subscriptions {
+  /// The subscription that does nothing on request or cancellation (one shared instance, as in
+  /// Combine), handed to a subscriber of a publisher that completes at once (`Empty`, `Fail`, a
+  /// subject that has completed).
+  nonisolated(unsafe) public static let empty: Subscription = EmptySubscription()
+}
+
+/// The subscription behind ``Subscriptions/empty``: described as "Empty", without children.
+private struct EmptySubscription: Subscription, DescribedSubscription, Sendable {
+  let combineIdentifier = CombineIdentifier()
+  var description: String { "Empty" }
+  func request(_ demand: Subscribers.Demand) {}
+  func cancel() {}
 }
 
 // MARK: - AnyCancellable
@@ -95,7 +124,9 @@ func assertValidRequest(_ demand: Subscribers.Demand, file: StaticString = #file
 /// Keep the value returned by `sink` or `assign` alive (for instance with ``store(in:)-(Set<AnyCancellable>)``)
 /// for as long as you want to receive values; releasing it stops the subscription.
 ///
-/// `@unchecked Sendable`: the cancel closure is guarded by a lock and runs at most once.
+/// `@unchecked Sendable`: the cancel closure is guarded by a lock; it runs at most once, outside
+/// the lock (so it may cancel this same cancellable again, or release objects whose `deinit`
+/// does), and is released after it has run.
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   private let lock = Lock()
   private var cancelAction: (() -> Void)?
@@ -107,20 +138,18 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
   /// Creates a cancellable that cancels `canceller` (held strongly until then).
   public init<C: Cancellable>(_ canceller: C) {
-    cancelAction = { canceller.cancel() }
+    cancelAction = canceller.cancel
   }
 
   deinit {
-    cancel()
+    cancelAction?()
   }
 
   /// Runs the cancel action (only the first time) and releases it.
   public func cancel() {
-    let action = lock.withLock { () -> (() -> Void)? in
-      let action = cancelAction
-      cancelAction = nil
-      return action
-    }
+    lock.lock()
+    let action = cancelAction.take()
+    lock.unlock()
     action?()
   }
 

@@ -4,15 +4,24 @@ public enum Subscribers {}
 extension Subscribers {
   /// A requested number of items, sent to a publisher from a subscriber through the subscription.
   ///
-  /// `.unlimited` is larger than every finite demand. Arithmetic saturates: adding to or
-  /// multiplying `.unlimited` gives `.unlimited`, an overflow gives `.unlimited`, subtracting below
-  /// zero gives `.none`, and subtracting from `.unlimited` leaves it unlimited. A negative count
-  /// (`.max(-1)`, multiplying by a negative number) traps, as in Combine.
+  /// `.unlimited` is larger than every finite demand. The arithmetic is Combine's, as its public
+  /// interface defines it (these operators are inlined into Combine's clients, so Combine code
+  /// observes exactly this):
+  /// - `+`, `*`: `.unlimited` if the left side (or, for `+`, either side) is unlimited or the
+  ///   result overflows `Int`; otherwise `.max(result)`.
+  /// - `-`: `.unlimited` minus anything stays unlimited; a finite demand minus `.unlimited` is
+  ///   `.none`; an overflow gives `.none` (so `.max(Int.max) - (-1)` is `.none`).
+  /// - A result below zero (`.max(1) - 2`, `.max(1) + (-2)`, `.max(2) * -1`) is a programming
+  ///   error and traps, as `.max(-1)` does. (Combine's documentation says such results become
+  ///   `.max(0)`; its implementation traps, and code written against Combine sees the trap.)
+  /// - Comparisons with an `Int` treat `.unlimited` as larger than every `Int`.
   ///
-  /// Encoded (`Codable`) as a single unsigned integer, as Combine does.
+  /// Encoded (`Codable`) as a single unsigned integer, as Combine does; a decoded number above
+  /// `Int.max` is `.unlimited`.
   public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
     let rawValue: UInt
 
+    @inline(__always)
     init(rawValue: UInt) {
       self.rawValue = Swift.min(UInt(Int.max) + 1, rawValue)
     }
@@ -20,19 +29,20 @@ extension Subscribers {
     /// A request for as many values as the publisher can produce.
     public static let unlimited = Demand(rawValue: UInt(Int.max) + 1)
 
-    /// A request for no elements from the publisher (only a valid *additional* demand).
+    /// A request for no elements from the publisher (`.max(0)`; only a valid *additional* demand).
     public static let none = Demand(rawValue: 0)
 
     /// Creates a demand for the given maximum number of elements.
     ///
-    /// - Precondition: `value >= 0`.
+    /// - Precondition: `value >= 0` (a negative demand traps, as in Combine).
     @inline(__always)
     public static func max(_ value: Int) -> Demand {
-      precondition(value >= 0, "demand must not be negative")
+      precondition(value >= 0, "a demand must not be negative")
       return Demand(rawValue: UInt(value))
     }
 
     /// The number of requested values, or `nil` for `.unlimited`.
+    @inline(__always)
     public var max: Int? {
       self == .unlimited ? nil : Int(rawValue)
     }
@@ -51,83 +61,131 @@ extension Subscribers {
       try container.encode(rawValue)
     }
 
+    @inline(__always)
+    public static func == (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    public func hash(into hasher: inout Hasher) {
+      hasher.combine(rawValue)
+    }
+
     // MARK: Arithmetic
 
     /// The sum; `.unlimited` if either side is unlimited or the sum overflows.
+    @inline(__always)
     public static func + (lhs: Demand, rhs: Demand) -> Demand {
       if lhs == .unlimited || rhs == .unlimited { return .unlimited }
-      let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
-      return overflow ? .unlimited : Demand(rawValue: sum)
+      let (sum, overflow) = Int(lhs.rawValue).addingReportingOverflow(Int(rhs.rawValue))
+      return overflow ? .unlimited : .max(sum)
     }
 
-    public static func += (lhs: inout Demand, rhs: Demand) { lhs = lhs + rhs }
+    /// Adds `rhs`; an unlimited `lhs` stays unlimited.
+    @inline(__always)
+    public static func += (lhs: inout Demand, rhs: Demand) {
+      if lhs == .unlimited { return }
+      lhs = lhs + rhs
+    }
 
-    /// Adds a count; a negative count subtracts (never below `.none`).
+    /// Adds a count (which may be negative); `.unlimited` on overflow.
+    ///
+    /// - Precondition: the result is not negative.
+    @inline(__always)
     public static func + (lhs: Demand, rhs: Int) -> Demand {
       if lhs == .unlimited { return .unlimited }
-      if rhs < 0 { return lhs - Demand(rawValue: rhs.magnitude) }
-      return lhs + Demand(rawValue: UInt(rhs))
+      let (sum, overflow) = Int(lhs.rawValue).addingReportingOverflow(rhs)
+      return overflow ? .unlimited : .max(sum)
     }
 
+    @inline(__always)
     public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
 
-    /// The product; `.unlimited` if `lhs` is unlimited or on overflow.
+    /// The product; `.unlimited` if `lhs` is unlimited or the product overflows.
     ///
-    /// - Precondition: `rhs >= 0`.
+    /// - Precondition: the result is not negative.
     public static func * (lhs: Demand, rhs: Int) -> Demand {
-      precondition(rhs >= 0, "demand must not be multiplied by a negative number")
       if lhs == .unlimited { return .unlimited }
-      let (product, overflow) = lhs.rawValue.multipliedReportingOverflow(by: UInt(rhs))
-      return overflow ? .unlimited : Demand(rawValue: product)
+      let (product, overflow) = Int(lhs.rawValue).multipliedReportingOverflow(by: rhs)
+      return overflow ? .unlimited : .max(product)
     }
 
+    @inline(__always)
     public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
 
-    /// The difference: `.unlimited` minus anything stays unlimited; finite minus `.unlimited` is
-    /// `.none`; results below zero are `.none`.
+    /// The difference: `.unlimited` minus anything is unlimited; finite minus `.unlimited` is
+    /// `.none`; `.none` on overflow.
+    ///
+    /// - Precondition: the result is not negative.
+    @inline(__always)
     public static func - (lhs: Demand, rhs: Demand) -> Demand {
       if lhs == .unlimited { return .unlimited }
       if rhs == .unlimited { return .none }
-      let (difference, overflow) = lhs.rawValue.subtractingReportingOverflow(rhs.rawValue)
-      return overflow ? .none : Demand(rawValue: difference)
+      let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(Int(rhs.rawValue))
+      return overflow ? .none : .max(difference)
     }
 
+    @inline(__always)
     public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
 
-    /// Subtracts a count; a negative count adds.
+    /// Subtracts a count (which may be negative); `.none` on overflow.
+    ///
+    /// - Precondition: the result is not negative.
+    @inline(__always)
     public static func - (lhs: Demand, rhs: Int) -> Demand {
       if lhs == .unlimited { return .unlimited }
-      if rhs < 0 { return lhs + Demand(rawValue: rhs.magnitude) }
-      return lhs - Demand(rawValue: UInt(rhs))
+      let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+      return overflow ? .none : .max(difference)
     }
 
-    public static func -= (lhs: inout Demand, rhs: Int) { lhs = lhs - rhs }
+    /// Subtracts a count; an unlimited `lhs` stays unlimited.
+    @inline(__always)
+    public static func -= (lhs: inout Demand, rhs: Int) {
+      if lhs == .unlimited { return }
+      lhs = lhs - rhs
+    }
 
     // MARK: Comparison
 
+    @inline(__always)
     public static func < (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue < rhs.rawValue }
+    @inline(__always)
+    public static func <= (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue <= rhs.rawValue }
+    @inline(__always)
+    public static func > (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue > rhs.rawValue }
+    @inline(__always)
+    public static func >= (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue >= rhs.rawValue }
 
-    public static func == (lhs: Demand, rhs: Int) -> Bool { lhs != .unlimited && rhs >= 0 && lhs.rawValue == UInt(rhs) }
-    public static func != (lhs: Demand, rhs: Int) -> Bool { !(lhs == rhs) }
+    @inline(__always)
+    public static func == (lhs: Demand, rhs: Int) -> Bool { lhs != .unlimited && Int(lhs.rawValue) == rhs }
+    @inline(__always)
+    public static func != (lhs: Demand, rhs: Int) -> Bool { lhs == .unlimited || Int(lhs.rawValue) != rhs }
+    @inline(__always)
     public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
-    public static func != (lhs: Int, rhs: Demand) -> Bool { !(rhs == lhs) }
+    @inline(__always)
+    public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
 
-    public static func < (lhs: Demand, rhs: Int) -> Bool {
-      if lhs == .unlimited { return false }
-      return rhs > 0 && lhs.rawValue < UInt(rhs)
+    @inline(__always)
+    public static func < (lhs: Demand, rhs: Int) -> Bool { lhs != .unlimited && Int(lhs.rawValue) < rhs }
+    @inline(__always)
+    public static func <= (lhs: Demand, rhs: Int) -> Bool { lhs != .unlimited && Int(lhs.rawValue) <= rhs }
+    @inline(__always)
+    public static func > (lhs: Demand, rhs: Int) -> Bool { lhs == .unlimited || Int(lhs.rawValue) > rhs }
+    @inline(__always)
+    public static func >= (lhs: Demand, rhs: Int) -> Bool { lhs == .unlimited || Int(lhs.rawValue) >= rhs }
+    @inline(__always)
+    public static func < (lhs: Int, rhs: Demand) -> Bool { rhs == .unlimited || lhs < Int(rhs.rawValue) }
+    @inline(__always)
+    public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs == .unlimited || lhs <= Int(rhs.rawValue) }
+    @inline(__always)
+    public static func > (lhs: Int, rhs: Demand) -> Bool { rhs != .unlimited && lhs > Int(rhs.rawValue) }
+    @inline(__always)
+    public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs != .unlimited && lhs >= Int(rhs.rawValue) }
+
+    // MARK: Internal helpers (never trap)
+
+    /// One value delivered: the demand less one (never below zero; unlimited stays unlimited).
+    @inline(__always)
+    var decremented: Demand {
+      rawValue == 0 || self == .unlimited ? self : Demand(rawValue: rawValue &- 1)
     }
-
-    public static func > (lhs: Demand, rhs: Int) -> Bool {
-      if lhs == .unlimited { return true }
-      return rhs < 0 || lhs.rawValue > UInt(rhs)
-    }
-
-    public static func <= (lhs: Demand, rhs: Int) -> Bool { !(lhs > rhs) }
-    public static func >= (lhs: Demand, rhs: Int) -> Bool { !(lhs < rhs) }
-    public static func < (lhs: Int, rhs: Demand) -> Bool { rhs > lhs }
-    public static func > (lhs: Int, rhs: Demand) -> Bool { rhs < lhs }
-    public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs >= lhs }
-    public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs <= lhs }
   }
 
   /// A signal that a publisher doesn't produce additional elements, either due to normal
@@ -153,10 +211,20 @@ extension Subscribers.Completion {
   }
 
   /// The same completion with its error transformed.
+  @inline(__always)
   func mapError<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> Subscribers.Completion<NewFailure> {
     switch self {
     case .finished: .finished
     case .failure(let error): .failure(transform(error))
+    }
+  }
+
+  /// The same completion with its error as `any Error`.
+  @inline(__always)
+  var erased: Subscribers.Completion<Error> {
+    switch self {
+    case .finished: .finished
+    case .failure(let error): .failure(error)
     }
   }
 }

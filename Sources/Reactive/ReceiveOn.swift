@@ -1,9 +1,16 @@
+// The operators that move events onto a scheduler. They use only the requirements of the
+// `Scheduler` protocol (`now`, `minimumTolerance` and the three `schedule` methods), in the same
+// order as Combine, so they work on any conforming scheduler (a test scheduler written outside
+// this package included) and a scheduler that records its calls sees Combine's sequence.
+
 // MARK: - receive(on:)
 
-/// The subscription behind `receive(on:)`: values and the completion are re-sent on the
-/// scheduler; requests and cancellation go straight upstream.
+/// The subscription behind `receive(on:)`: each value and the completion are re-sent on the
+/// scheduler (`schedule(options:)`); requests and cancellation go straight upstream. The demand
+/// the subscriber returns for a value is requested upstream once that value has been delivered.
 ///
-/// `@unchecked Sendable`: the state is guarded by a lock.
+/// `@unchecked Sendable`: the state is guarded by a lock; calls into the subscriber are serialised
+/// by a recursive lock.
 private final class ReceiveOnSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
@@ -11,11 +18,11 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
   typealias Failure = Upstream.Failure
 
   private let lock = Lock()
+  private let downstreamLock = RecursiveLock()
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
-  private var downstream: Downstream?
-  private var upstream: Subscription?
-  private var upstreamDone = false
+  private let downstream: Downstream
+  private var status = UpstreamState.awaiting
 
   init(scheduler: Context, options: Context.SchedulerOptions?, downstream: Downstream) {
     self.scheduler = scheduler
@@ -25,59 +32,89 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
   var description: String { "ReceiveOn" }
   var playgroundDescription: Any { description }
-  var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
 
   func receive(subscription: Subscription) {
     lock.lock()
-    guard upstream == nil, !upstreamDone, let downstream else {
+    guard status.isAwaiting else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstream = subscription
+    status = .subscribed(subscription)
     lock.unlock()
+    downstreamLock.lock()
     downstream.receive(subscription: self)
+    downstreamLock.unlock()
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ downstream != nil && !upstreamDone }) else { return .none }
-    scheduler.schedule(options: options) { [self] in
-      guard let downstream = lock.withLock({ self.downstream }) else { return }
-      let demand = downstream.receive(input)
-      if demand > .none { lock.withLock { upstream }?.request(demand) }
+    lock.lock()
+    guard status.isSubscribed else {
+      lock.unlock()
+      return .none
     }
+    lock.unlock()
+    scheduler.schedule(options: options) { [self] in deliver(input) }
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let active = lock.withLock { () -> Bool in
-      guard downstream != nil, !upstreamDone else { return false }
-      upstreamDone = true
-      upstream = nil
-      return true
-    }
-    guard active else { return }
-    scheduler.schedule(options: options) { [self] in
-      lock.lock()
-      let downstream = self.downstream
-      self.downstream = nil
+  private func deliver(_ input: Input) {
+    lock.lock()
+    guard status.subscription != nil else {
       lock.unlock()
-      downstream?.receive(completion: completion)
+      return
     }
+    lock.unlock()
+    downstreamLock.lock()
+    let more = downstream.receive(input)
+    downstreamLock.unlock()
+    guard more.rawValue > 0 else { return }
+    lock.lock()
+    let subscription = status.subscription
+    lock.unlock()
+    subscription?.request(more)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .pendingTerminal(subscription)
+    lock.unlock()
+    scheduler.schedule(options: options) { [self] in deliver(completion) }
+  }
+
+  private func deliver(_ completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    let previous = status
+    status = .terminal
+    lock.unlock()
+    withExtendedLifetime(previous) {}
+    downstreamLock.lock()
+    downstream.receive(completion: completion)
+    downstreamLock.unlock()
   }
 
   func request(_ demand: Subscribers.Demand) {
     assertValidRequest(demand)
-    lock.withLock { upstream }?.request(demand)
+    lock.lock()
+    let subscription = status.isSubscribed ? status.subscription : nil
+    lock.unlock()
+    subscription?.request(demand)
   }
 
   func cancel() {
     lock.lock()
-    let upstream = self.upstream
-    self.upstream = nil
-    downstream = nil
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
     lock.unlock()
-    upstream?.cancel()
+    subscription.cancel()
   }
 }
 
@@ -104,7 +141,109 @@ extension Publishers {
         ReceiveOnSubscription<Upstream, Context, S>(scheduler: scheduler, options: options, downstream: subscriber))
     }
   }
+}
 
+extension Publisher {
+  /// Specifies the scheduler on which to receive elements (and the completion) from the publisher.
+  public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
+    -> Publishers.ReceiveOn<Self, S>
+  {
+    Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
+  }
+}
+
+// MARK: - subscribe(on:)
+
+/// The subscription behind `subscribe(on:)`: the subscription to the upstream, each request and
+/// the cancellation happen on the scheduler; values and the completion pass straight through.
+///
+/// `@unchecked Sendable`: the state is guarded by a lock; upstream calls are serialised by
+/// another.
+private final class SubscribeOnSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>:
+  Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+  typealias Input = Upstream.Output
+  typealias Failure = Upstream.Failure
+
+  private let lock = Lock()
+  private let upstreamLock = Lock()
+  private let scheduler: Context
+  private let options: Context.SchedulerOptions?
+  private let downstream: Downstream
+  private var status = UpstreamState.awaiting
+
+  init(scheduler: Context, options: Context.SchedulerOptions?, downstream: Downstream) {
+    self.scheduler = scheduler
+    self.options = options
+    self.downstream = downstream
+  }
+
+  var description: String { "SubscribeOn" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  func receive(subscription: Subscription) {
+    lock.lock()
+    guard status.isAwaiting else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard status.isSubscribed else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
+    return downstream.receive(input)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard status.isSubscribed else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    downstream.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    assertValidRequest(demand)
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    scheduler.schedule(options: options) { [upstreamLock] in
+      upstreamLock.withLock { subscription.request(demand) }
+    }
+  }
+
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    scheduler.schedule(options: options) { [upstreamLock] in
+      upstreamLock.withLock { subscription.cancel() }
+    }
+  }
+}
+
+extension Publishers {
   /// A publisher that receives elements from an upstream publisher on a specific scheduler: the
   /// subscription, requests and cancellation happen on it.
   public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
@@ -121,72 +260,15 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let (upstream, scheduler, options) = (upstream, scheduler, options)
-      scheduler.schedule(options: options) {
-        upstream.subscribe(
-          TransformSubscription<Output, Failure, SubscribeOnDownstream<S, Context>>(
-            "SubscribeOn",
-            downstream: SubscribeOnDownstream(downstream: subscriber, scheduler: scheduler, options: options),
-            mapFailure: { $0 }, transform: { .send($0) }))
-      }
+      let subscription = SubscribeOnSubscription<Upstream, Context, S>(
+        scheduler: scheduler, options: options, downstream: subscriber)
+      let upstream = upstream
+      scheduler.schedule(options: options) { upstream.subscribe(subscription) }
     }
   }
 }
 
-/// Wraps the downstream of `subscribe(on:)` so that the subscription it receives performs its
-/// requests and cancellation on the scheduler.
-private struct SubscribeOnDownstream<Downstream: Subscriber, Context: Scheduler>: Subscriber {
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
-  let downstream: Downstream
-  let scheduler: Context
-  let options: Context.SchedulerOptions?
-  var combineIdentifier: CombineIdentifier { downstream.combineIdentifier }
-
-  func receive(subscription: Subscription) {
-    downstream.receive(
-      subscription: ScheduledSubscription(upstream: subscription, scheduler: scheduler, options: options))
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
-  func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
-}
-
-private final class ScheduledSubscription<Context: Scheduler>: Subscription, DescribedSubscription,
-  @unchecked Sendable
-{
-  let upstream: Subscription
-  let scheduler: Context
-  let options: Context.SchedulerOptions?
-
-  init(upstream: Subscription, scheduler: Context, options: Context.SchedulerOptions?) {
-    self.upstream = upstream
-    self.scheduler = scheduler
-    self.options = options
-  }
-
-  var description: String { "SubscribeOn" }
-
-  func request(_ demand: Subscribers.Demand) {
-    assertValidRequest(demand)
-    let upstream = upstream
-    scheduler.schedule(options: options) { upstream.request(demand) }
-  }
-
-  func cancel() {
-    let upstream = upstream
-    scheduler.schedule(options: options) { upstream.cancel() }
-  }
-}
-
 extension Publisher {
-  /// Specifies the scheduler on which to receive elements (and the completion) from the publisher.
-  public func receive<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
-    -> Publishers.ReceiveOn<Self, S>
-  {
-    Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
-  }
-
   /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
   public func subscribe<S: Scheduler>(on scheduler: S, options: S.SchedulerOptions? = nil)
     -> Publishers.SubscribeOn<Self, S>
@@ -197,28 +279,38 @@ extension Publisher {
 
 // MARK: - debounce
 
-/// The subscription behind `debounce`: requests `.unlimited` upstream, and sends the latest value
-/// once `dueTime` has passed without a newer one (if the subscriber has demand then; otherwise
-/// the value is dropped). The completion is forwarded on the scheduler; a value still waiting
-/// for its due time is dropped, as in Combine.
+/// The subscription behind `debounce`, as Combine builds it: requests `.unlimited` upstream;
+/// each value replaces the one waiting and arms a timer for `dueTime` from now with the
+/// scheduler's repeating `schedule(after:interval:tolerance:options:)` (the previous timer is
+/// cancelled); when a timer fires for the latest value, that value goes down if the subscriber
+/// has demand (else it is dropped) and the timer is cancelled. The completion is forwarded on the
+/// scheduler (`schedule(options: nil)`, as Combine does); a value still waiting is dropped.
 ///
-/// `@unchecked Sendable`: the state is guarded by a lock.
+/// `@unchecked Sendable`: the state is guarded by a lock; no lock is held while calling the
+/// scheduler, a timer or the subscriber.
 private final class DebounceSubscription<Upstream: Publisher, Context: Scheduler, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
   typealias Input = Upstream.Output
   typealias Failure = Upstream.Failure
 
+  /// A timer: armed (waiting for `schedule` to return its cancellable) or active.
+  private enum Timer {
+    case arming
+    case active(Cancellable)
+  }
+
   private let lock = Lock()
+  private let downstreamLock = RecursiveLock()
   private let dueTime: Context.SchedulerTimeType.Stride
   private let scheduler: Context
   private let options: Context.SchedulerOptions?
-  private var downstream: Downstream?
-  private var upstream: Subscription?
-  private var upstreamDone = false
-  private var demand = Subscribers.Demand.none
+  private let downstream: Downstream
+  private var status = UpstreamState.awaiting
+  private var timers: [UInt64: Timer] = [:]
   private var latest: Input?
-  private var generation = 0
+  private var generation: UInt64 = 0
+  private var demand = Subscribers.Demand.none
 
   init(
     dueTime: Context.SchedulerTimeType.Stride, scheduler: Context, options: Context.SchedulerOptions?,
@@ -232,24 +324,33 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
   var description: String { "Debounce" }
   var playgroundDescription: Any { description }
-  var customMirror: Mirror { Mirror(self, children: ["demand": lock.withLock { demand }], displayStyle: .class) }
+  var customMirror: Mirror {
+    lock.lock()
+    defer { lock.unlock() }
+    let children: [Mirror.Child] = [
+      ("downstream", downstream), ("downstreamDemand", demand), ("currentValue", latest as Any),
+    ]
+    return Mirror(self, children: children)
+  }
 
   func receive(subscription: Subscription) {
     lock.lock()
-    guard upstream == nil, !upstreamDone, let downstream else {
+    guard status.isAwaiting else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstream = subscription
+    status = .subscribed(subscription)
     lock.unlock()
+    downstreamLock.lock()
     downstream.receive(subscription: self)
+    downstreamLock.unlock()
     subscription.request(.unlimited)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
-    guard downstream != nil, !upstreamDone else {
+    guard status.isSubscribed else {
       lock.unlock()
       return .none
     }
@@ -257,60 +358,104 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     let generation = self.generation
     latest = input
     lock.unlock()
-    scheduler.schedule(
-      after: scheduler.now.advanced(by: dueTime), tolerance: scheduler.minimumTolerance, options: options
-    ) { [self] in fire(generation) }
+    let due = scheduler.now.advanced(by: dueTime)
+    lock.lock()
+    let previous = timers
+    timers = [generation: .arming]
+    lock.unlock()
+    let timer = scheduler.schedule(
+      after: due, interval: dueTime, tolerance: scheduler.minimumTolerance, options: options
+    ) { [weak self] in self?.fire(generation) }
+    lock.lock()
+    // The timer may have fired (and been retired) while `schedule` ran, or been superseded.
+    let keep: Bool
+    if case .arming = timers[generation], status.isSubscribed {
+      timers[generation] = .active(timer)
+      keep = true
+    } else {
+      keep = false
+    }
+    lock.unlock()
+    if !keep { timer.cancel() }
+    Self.cancel(previous)
     return .none
   }
 
-  private func fire(_ generation: Int) {
+  private static func cancel(_ timers: [UInt64: Timer]) {
+    for timer in timers.values {
+      if case .active(let cancellable) = timer { cancellable.cancel() }
+    }
+  }
+
+  private func fire(_ generation: UInt64) {
     lock.lock()
-    guard generation == self.generation, let value = latest, let downstream else {
+    guard status.isSubscribed else {
       lock.unlock()
       return
     }
-    latest = nil
-    guard demand > .none else {
+    guard generation == self.generation, let value = latest else {
+      let stale = timers.removeValue(forKey: generation)
+      lock.unlock()
+      if let stale { Self.cancel([generation: stale]) }
+      return
+    }
+    guard let timer = timers.removeValue(forKey: generation) else {
       lock.unlock()
       return
     }
-    demand -= 1
+    let hasDemand = demand.rawValue > 0
+    if hasDemand { demand = demand.decremented }
     lock.unlock()
+    Self.cancel([generation: timer])
+    guard hasDemand else { return }
+    downstreamLock.lock()
     let more = downstream.receive(value)
-    lock.withLock { demand += more }
+    downstreamLock.unlock()
+    guard more.rawValue > 0 else { return }
+    lock.lock()
+    demand += more
+    lock.unlock()
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let active = lock.withLock { () -> Bool in
-      guard downstream != nil, !upstreamDone else { return false }
-      upstreamDone = true
-      upstream = nil
-      return true
-    }
-    guard active else { return }
-    scheduler.schedule(options: options) { [self] in
-      lock.lock()
-      let downstream = self.downstream
-      self.downstream = nil
-      latest = nil
+    lock.lock()
+    guard status.isSubscribed else {
       lock.unlock()
-      downstream?.receive(completion: completion)
+      return
+    }
+    let previous = status
+    status = .terminal
+    let timers = self.timers
+    self.timers = [:]
+    lock.unlock()
+    withExtendedLifetime(previous) {}
+    Self.cancel(timers)
+    scheduler.schedule { [self] in
+      downstreamLock.lock()
+      downstream.receive(completion: completion)
+      downstreamLock.unlock()
     }
   }
 
   func request(_ demand: Subscribers.Demand) {
     assertValidRequest(demand)
-    lock.withLock { self.demand += demand }
+    lock.lock()
+    if status.isSubscribed { self.demand += demand }
+    lock.unlock()
   }
 
   func cancel() {
     lock.lock()
-    let upstream = self.upstream
-    self.upstream = nil
-    downstream = nil
-    latest = nil
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    let timers = self.timers
+    self.timers = [:]
     lock.unlock()
-    upstream?.cancel()
+    Self.cancel(timers)
+    subscription.cancel()
   }
 }
 

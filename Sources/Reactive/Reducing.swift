@@ -9,149 +9,207 @@ enum ReduceStep<Failure: Error> {
 }
 
 /// The subscription behind the operators that publish one result at the end (`reduce`,
-/// `collect()`, `count`, `first`, `last`, `contains`, `allSatisfy`, `min`, `max`, `ignoreOutput`,
-/// `replaceEmpty`): requests `.unlimited` upstream, then publishes the result (if any) once the
-/// subscriber has demand, followed by `.finished`.
+/// `collect()`, `count`, `first`, `last`, `contains`, `allSatisfy`, `min`, `max`), as Combine
+/// builds them: it requests `.unlimited` upstream once the subscriber has the subscription,
+/// accumulates (the closure runs without any lock, once at a time), and publishes the result (if
+/// any) followed by `.finished` once upstream is done *and* the subscriber has requested
+/// something; a failure goes downstream at once. The accumulating closure is released when the
+/// subscription terminates.
 ///
 /// `@unchecked Sendable`: the state is guarded by a lock.
 final class ReduceSubscription<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   typealias Failure = UpstreamFailure
+  typealias Output = Downstream.Input
 
+  let description: String
   private let lock = Lock()
-  private let name: String
-  private let accumulate: (Input) -> ReduceStep<Downstream.Failure>
-  private let result: () -> Downstream.Input?
+  private let downstream: Downstream
+  private let initial: Output?
+  private var result: Output?
+  private var accumulate: ((inout Output?, Input) -> ReduceStep<Downstream.Failure>)?
   private let mapFailure: (UpstreamFailure) -> Downstream.Failure
-  private var downstream: Downstream?
-  private var upstream: Subscription?
-  private var upstreamDone = false
-  private var hasDemand = false
-  private var outcome: (value: Downstream.Input?, completion: Subscribers.Completion<Downstream.Failure>)?
+  private let mirror: ((Output?) -> [Mirror.Child])?
+  private var status = UpstreamState.awaiting
+  private var downstreamRequested = false
+  private var cancelled = false
+  private var completed = false
+  private var upstreamCompleted = false
 
   init(
-    _ name: String, downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
-    accumulate: @escaping (Input) -> ReduceStep<Downstream.Failure>, result: @escaping () -> Downstream.Input?
+    _ name: String, downstream: Downstream, initial: Output?,
+    mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+    mirror: ((Output?) -> [Mirror.Child])? = nil,
+    accumulate: @escaping (inout Output?, Input) -> ReduceStep<Downstream.Failure>
   ) {
-    self.name = name
+    description = name
     self.downstream = downstream
+    self.initial = initial
+    result = initial
     self.mapFailure = mapFailure
+    self.mirror = mirror
     self.accumulate = accumulate
-    self.result = result
   }
 
-  var description: String { name }
-  var playgroundDescription: Any { name }
-  var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror {
+    lock.lock()
+    defer { lock.unlock() }
+    if let mirror { return Mirror(self, children: mirror(result)) }
+    let children: [Mirror.Child] = [
+      ("downstream", downstream), ("result", result as Any), ("initial", initial as Any), ("status", status),
+    ]
+    return Mirror(self, children: children)
+  }
 
   func receive(subscription: Subscription) {
     lock.lock()
-    guard upstream == nil, !upstreamDone, let downstream else {
+    guard status.isAwaiting else {
       lock.unlock()
       subscription.cancel()
       return
     }
-    upstream = subscription
+    status = .subscribed(subscription)
     lock.unlock()
     downstream.receive(subscription: self)
     subscription.request(.unlimited)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard lock.withLock({ !upstreamDone && downstream != nil }) else { return .none }
-    switch accumulate(input) {
-    case .continue:
+    lock.lock()
+    guard case .subscribed(let subscription) = status, let accumulate else {
+      lock.unlock()
       return .none
+    }
+    // Moved out while accumulating, so a collection accumulator is not copied on each value.
+    var result = self.result.take()
+    lock.unlock()
+    let step = accumulate(&result, input)
+    lock.lock()
+    guard status.isSubscribed else {
+      lock.unlock()
+      return .none
+    }
+    self.result = result
+    switch step {
+    case .continue:
+      lock.unlock()
     case .finish:
-      endUpstream()?.cancel()
-      settle(value: result(), completion: .finished)
+      upstreamCompleted = true
+      let send = downstreamRequested
+      if send { completed = true }
+      status = .terminal
+      let released = self.accumulate.take()
+      lock.unlock()
+      withExtendedLifetime(released) {}
+      subscription.cancel()
+      if send { sendResult(result) }
     case .fail(let error):
-      endUpstream()?.cancel()
-      settle(value: nil, completion: .failure(error))
+      upstreamCompleted = true
+      completed = true
+      status = .terminal
+      let released = self.accumulate.take()
+      lock.unlock()
+      withExtendedLifetime(released) {}
+      subscription.cancel()
+      downstream.receive(completion: .failure(error))
     }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    guard lock.withLock({ !upstreamDone }) else { return }
-    _ = endUpstream()
-    switch completion {
-    case .finished: settle(value: result(), completion: .finished)
-    case .failure(let error): settle(value: nil, completion: .failure(mapFailure(error)))
-    }
-  }
-
-  /// Marks the upstream done; returns its subscription (the first time).
-  private func endUpstream() -> Subscription? {
-    lock.withLock {
-      upstreamDone = true
-      let upstream = self.upstream
-      self.upstream = nil
-      return upstream
-    }
-  }
-
-  private func settle(value: Downstream.Input?, completion: Subscribers.Completion<Downstream.Failure>) {
-    lock.withLock {
-      if outcome == nil { outcome = (value, completion) }
-    }
-    deliverIfPossible()
-  }
-
-  private func deliverIfPossible() {
     lock.lock()
-    guard let downstream, let outcome, outcome.value == nil || hasDemand else {
+    guard status.isSubscribed else {
       lock.unlock()
       return
     }
-    self.downstream = nil
-    lock.unlock()
-    if let value = outcome.value { _ = downstream.receive(value) }
-    downstream.receive(completion: outcome.completion)
+    status = .terminal
+    upstreamCompleted = true
+    let released = accumulate.take()
+    switch completion {
+    case .finished:
+      let send = downstreamRequested
+      if send { completed = true }
+      let result = self.result
+      lock.unlock()
+      withExtendedLifetime(released) {}
+      if send { sendResult(result) }
+    case .failure(let error):
+      completed = true
+      lock.unlock()
+      withExtendedLifetime(released) {}
+      downstream.receive(completion: .failure(mapFailure(error)))
+    }
+  }
+
+  private func sendResult(_ result: Output?) {
+    if let result { _ = downstream.receive(result) }
+    downstream.receive(completion: .finished)
   }
 
   func request(_ demand: Subscribers.Demand) {
     assertValidRequest(demand)
-    lock.withLock { hasDemand = true }
-    deliverIfPossible()
+    lock.lock()
+    guard !downstreamRequested, !cancelled, !completed else {
+      lock.unlock()
+      return
+    }
+    downstreamRequested = true
+    guard upstreamCompleted else {
+      lock.unlock()
+      return
+    }
+    completed = true
+    let result = self.result
+    lock.unlock()
+    sendResult(result)
   }
 
   func cancel() {
     lock.lock()
-    let upstream = self.upstream
-    self.upstream = nil
-    upstreamDone = true
-    downstream = nil
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    cancelled = true
+    status = .terminal
+    let released = accumulate.take()
     lock.unlock()
-    upstream?.cancel()
+    withExtendedLifetime(released) {}
+    subscription.cancel()
   }
 }
 
 extension Publisher {
+  /// Subscribes `subscriber` through a ``ReduceSubscription`` (same failure type).
   func subscribeReducing<S: Subscriber>(
-    _ name: String, _ subscriber: S, accumulate: @escaping (Output) -> ReduceStep<S.Failure>,
-    result: @escaping () -> S.Input?
+    _ name: String, _ subscriber: S, initial: S.Input?, mirror: ((S.Input?) -> [Mirror.Child])? = nil,
+    accumulate: @escaping (inout S.Input?, Output) -> ReduceStep<S.Failure>
   ) where S.Failure == Failure {
     subscribe(
       ReduceSubscription<Output, Failure, S>(
-        name, downstream: subscriber, mapFailure: { $0 }, accumulate: accumulate, result: result))
+        name, downstream: subscriber, initial: initial, mapFailure: { $0 }, mirror: mirror, accumulate: accumulate))
   }
 
+  /// Subscribes `subscriber` through a ``ReduceSubscription`` whose failure is `any Error`.
   func subscribeTryReducing<S: Subscriber>(
-    _ name: String, _ subscriber: S, accumulate: @escaping (Output) -> ReduceStep<Error>,
-    result: @escaping () -> S.Input?
+    _ name: String, _ subscriber: S, initial: S.Input?,
+    accumulate: @escaping (inout S.Input?, Output) -> ReduceStep<Error>
   ) where S.Failure == Error {
     subscribe(
       ReduceSubscription<Output, Failure, S>(
-        name, downstream: subscriber, mapFailure: { $0 }, accumulate: accumulate, result: result))
+        name, downstream: subscriber, initial: initial, mapFailure: { $0 }, accumulate: accumulate))
   }
 }
 
 /// Runs a throwing accumulation step, turning a thrown error into `.fail`.
+@inline(__always)
 func attemptStep(_ body: () throws -> ReduceStep<Error>) -> ReduceStep<Error> {
   do { return try body() } catch { return .fail(error) }
 }
+
+// MARK: - reduce, tryReduce
 
 extension Publishers {
   /// A publisher that applies a closure to all received elements and produces an accumulated value
@@ -170,13 +228,10 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let next = nextPartialResult
-      var accumulator = initial
-      upstream.subscribeReducing(
-        "Reduce", subscriber,
-        accumulate: {
-          accumulator = next(accumulator, $0)
-          return .continue
-        }, result: { accumulator })
+      upstream.subscribeReducing("Reduce", subscriber, initial: initial) { result, value in
+        result = next(result!, value)
+        return .continue
+      }
     }
   }
 
@@ -198,18 +253,57 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Error {
       let next = nextPartialResult
-      var accumulator = initial
-      upstream.subscribeTryReducing(
-        "TryReduce", subscriber,
-        accumulate: { value in
-          attemptStep {
-            accumulator = try next(accumulator, value)
-            return .continue
-          }
-        }, result: { accumulator })
+      upstream.subscribeTryReducing("TryReduce", subscriber, initial: initial) { result, value in
+        attemptStep {
+          result = try next(result!, value)
+          return .continue
+        }
+      }
     }
   }
+}
 
+extension Publisher {
+  /// Applies `nextPartialResult` to all elements and publishes the result when upstream finishes.
+  public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+    -> Publishers.Reduce<Self, T>
+  {
+    Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
+  }
+
+  /// `reduce` with a throwing closure; a thrown error fails the publisher.
+  public func tryReduce<T>(
+    _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
+  ) -> Publishers.TryReduce<Self, T> {
+    Publishers.TryReduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
+  }
+}
+
+// MARK: - collect(), count(), ignoreOutput()
+
+/// `ignoreOutput`'s subscriber: passes the upstream subscription through, requests `.unlimited`
+/// from it, drops every value and forwards the completion.
+private struct IgnoreOutputSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == Never {
+  typealias Failure = Downstream.Failure
+  let combineIdentifier = CombineIdentifier()
+  let downstream: Downstream
+
+  var description: String { "IgnoreOutput" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  func receive(subscription: Subscription) {
+    downstream.receive(subscription: subscription)
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand { .none }
+  func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+}
+
+extension Publishers {
   /// A publisher that buffers all elements and publishes them as one array when upstream finishes.
   public struct Collect<Upstream: Publisher>: Publisher {
     public typealias Output = [Upstream.Output]
@@ -221,13 +315,12 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      var elements: [Upstream.Output] = []
       upstream.subscribeReducing(
-        "Collect", subscriber,
-        accumulate: {
-          elements.append($0)
+        "Collect", subscriber, initial: [], mirror: { [("count", $0?.count ?? 0)] },
+        accumulate: { result, value in
+          result!.append(value)
           return .continue
-        }, result: { elements })
+        })
     }
   }
 
@@ -242,13 +335,10 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
-      var count = 0
-      upstream.subscribeReducing(
-        "Count", subscriber,
-        accumulate: { _ in
-          count += 1
-          return .continue
-        }, result: { count })
+      upstream.subscribeReducing("Count", subscriber, initial: 0) { result, _ in
+        result! += 1
+        return .continue
+      }
     }
   }
 
@@ -263,12 +353,56 @@ extension Publishers {
     }
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-      upstream.subscribeReducing("IgnoreOutput", subscriber, accumulate: { _ in .continue }, result: { nil })
+      upstream.subscribe(IgnoreOutputSubscriber<Upstream.Output, S>(downstream: subscriber))
+    }
+  }
+}
+
+extension Publishers.Collect: Equatable where Upstream: Equatable {}
+extension Publishers.Count: Equatable where Upstream: Equatable {}
+extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
+
+extension Publisher {
+  /// Collects all received elements, and emits a single array of the collection when upstream finishes.
+  public func collect() -> Publishers.Collect<Self> {
+    Publishers.Collect(upstream: self)
+  }
+
+  /// Publishes the number of elements received from upstream, when it finishes.
+  public func count() -> Publishers.Count<Self> {
+    Publishers.Count(upstream: self)
+  }
+
+  /// Ignores all upstream elements, but passes along the completion.
+  public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
+    Publishers.IgnoreOutput(upstream: self)
+  }
+}
+
+// MARK: - first, last
+
+extension Publishers {
+  /// A publisher that publishes the first element of a stream, then finishes (cancelling
+  /// upstream); nothing if upstream finishes first.
+  public struct First<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+    public let upstream: Upstream
+
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribeReducing("First", subscriber, initial: nil) { result, value in
+        result = value
+        return .finish
+      }
     }
   }
 
   /// A publisher that publishes the first element matching a predicate (cancelling upstream), or
-  /// nothing if upstream finishes first. `first()` uses a predicate that accepts everything.
+  /// nothing if upstream finishes first.
   public struct FirstWhere<Upstream: Publisher>: Publisher {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
@@ -282,14 +416,12 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let predicate = predicate
-      var found: Output?
-      upstream.subscribeReducing(
-        "First", subscriber,
-        accumulate: { value in
-          guard predicate(value) else { return .continue }
-          found = value
-          return .finish
-        }, result: { found })
+      // "TryFirst" is the description Combine gives this subscription.
+      upstream.subscribeReducing("TryFirst", subscriber, initial: nil) { result, value in
+        guard predicate(value) else { return .continue }
+        result = value
+        return .finish
+      }
     }
   }
 
@@ -307,16 +439,31 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Error {
       let predicate = predicate
-      var found: Output?
-      upstream.subscribeTryReducing(
-        "TryFirstWhere", subscriber,
-        accumulate: { value in
-          attemptStep {
-            guard try predicate(value) else { return .continue }
-            found = value
-            return .finish
-          }
-        }, result: { found })
+      upstream.subscribeTryReducing("TryFirstWhere", subscriber, initial: nil) { result, value in
+        attemptStep {
+          guard try predicate(value) else { return .continue }
+          result = value
+          return .finish
+        }
+      }
+    }
+  }
+
+  /// A publisher that publishes the last element of a stream, when upstream finishes.
+  public struct Last<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+    public let upstream: Upstream
+
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribeReducing("Last", subscriber, initial: nil) { result, value in
+        result = value
+        return .continue
+      }
     }
   }
 
@@ -334,13 +481,10 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let predicate = predicate
-      var found: Output?
-      upstream.subscribeReducing(
-        "LastWhere", subscriber,
-        accumulate: { value in
-          if predicate(value) { found = value }
-          return .continue
-        }, result: { found })
+      upstream.subscribeReducing("LastWhere", subscriber, initial: nil) { result, value in
+        if predicate(value) { result = value }
+        return .continue
+      }
     }
   }
 
@@ -358,15 +502,75 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Error {
       let predicate = predicate
-      var found: Output?
-      upstream.subscribeTryReducing(
-        "TryLastWhere", subscriber,
-        accumulate: { value in
-          attemptStep {
-            if try predicate(value) { found = value }
-            return .continue
-          }
-        }, result: { found })
+      upstream.subscribeTryReducing("TryLastWhere", subscriber, initial: nil) { result, value in
+        attemptStep {
+          if try predicate(value) { result = value }
+          return .continue
+        }
+      }
+    }
+  }
+}
+
+extension Publishers.First: Equatable where Upstream: Equatable {}
+extension Publishers.Last: Equatable where Upstream: Equatable {}
+
+extension Publisher {
+  /// Publishes the first element, then finishes (cancelling upstream).
+  public func first() -> Publishers.First<Self> {
+    Publishers.First(upstream: self)
+  }
+
+  /// Publishes the first element that satisfies `predicate`, then finishes.
+  public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
+    Publishers.FirstWhere(upstream: self, predicate: predicate)
+  }
+
+  /// Publishes the first element that satisfies a throwing predicate.
+  public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
+    Publishers.TryFirstWhere(upstream: self, predicate: predicate)
+  }
+
+  /// Publishes the last element, when upstream finishes.
+  public func last() -> Publishers.Last<Self> {
+    Publishers.Last(upstream: self)
+  }
+
+  /// Publishes the last element that satisfies `predicate`, when upstream finishes.
+  public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
+    Publishers.LastWhere(upstream: self, predicate: predicate)
+  }
+
+  /// Publishes the last element that satisfies a throwing predicate.
+  public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
+    Publishers.TryLastWhere(upstream: self, predicate: predicate)
+  }
+}
+
+// MARK: - contains, allSatisfy
+
+extension Publishers {
+  /// A publisher that emits `true` (and cancels upstream) as soon as upstream emits `output`, or
+  /// `false` when upstream finishes without it.
+  public struct Contains<Upstream: Publisher>: Publisher where Upstream.Output: Equatable {
+    public typealias Output = Bool
+    public typealias Failure = Upstream.Failure
+    public let upstream: Upstream
+    /// The element to scan for in the upstream publisher.
+    public let output: Upstream.Output
+
+    public init(upstream: Upstream, output: Upstream.Output) {
+      self.upstream = upstream
+      self.output = output
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
+      let output = output
+      upstream.subscribeReducing("Contains", subscriber, initial: false) { result, value in
+        guard value == output else { return .continue }
+        result = true
+        return .finish
+      }
     }
   }
 
@@ -385,14 +589,11 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
       let predicate = predicate
-      var found = false
-      upstream.subscribeReducing(
-        "ContainsWhere", subscriber,
-        accumulate: { value in
-          guard predicate(value) else { return .continue }
-          found = true
-          return .finish
-        }, result: { found })
+      upstream.subscribeReducing("ContainsWhere", subscriber, initial: false) { result, value in
+        guard predicate(value) else { return .continue }
+        result = true
+        return .finish
+      }
     }
   }
 
@@ -410,16 +611,13 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Error {
       let predicate = predicate
-      var found = false
-      upstream.subscribeTryReducing(
-        "TryContainsWhere", subscriber,
-        accumulate: { value in
-          attemptStep {
-            guard try predicate(value) else { return .continue }
-            found = true
-            return .finish
-          }
-        }, result: { found })
+      upstream.subscribeTryReducing("TryContainsWhere", subscriber, initial: false) { result, value in
+        attemptStep {
+          guard try predicate(value) else { return .continue }
+          result = true
+          return .finish
+        }
+      }
     }
   }
 
@@ -438,14 +636,11 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
       let predicate = predicate
-      var satisfied = true
-      upstream.subscribeReducing(
-        "AllSatisfy", subscriber,
-        accumulate: { value in
-          guard !predicate(value) else { return .continue }
-          satisfied = false
-          return .finish
-        }, result: { satisfied })
+      upstream.subscribeReducing("AllSatisfy", subscriber, initial: true) { result, value in
+        guard !predicate(value) else { return .continue }
+        result = false
+        return .finish
+      }
     }
   }
 
@@ -463,220 +658,27 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Error {
       let predicate = predicate
-      var satisfied = true
-      upstream.subscribeTryReducing(
-        "TryAllSatisfy", subscriber,
-        accumulate: { value in
-          attemptStep {
-            guard try !predicate(value) else { return .continue }
-            satisfied = false
-            return .finish
-          }
-        }, result: { satisfied })
-    }
-  }
-
-  /// A publisher that publishes the minimum or maximum element when upstream finishes (the
-  /// element `e` for which `areInIncreasingOrder(e, other)` is false for the kept one).
-  public struct Comparison<Upstream: Publisher>: Publisher {
-    public typealias Output = Upstream.Output
-    public typealias Failure = Upstream.Failure
-    public let upstream: Upstream
-    /// Returns `true` when the second argument should replace the kept element.
-    public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
-
-    public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
-      self.upstream = upstream
-      self.areInIncreasingOrder = areInIncreasingOrder
-    }
-
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let replaces = areInIncreasingOrder
-      var kept: Output?
-      upstream.subscribeReducing(
-        "Comparison", subscriber,
-        accumulate: { value in
-          if let current = kept {
-            if replaces(current, value) { kept = value }
-          } else {
-            kept = value
-          }
-          return .continue
-        }, result: { kept })
-    }
-  }
-
-  /// A publisher that replaces an empty stream with the provided element.
-  public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
-    public typealias Output = Upstream.Output
-    public typealias Failure = Upstream.Failure
-    public let upstream: Upstream
-    public let output: Upstream.Output
-
-    public init(upstream: Upstream, output: Output) {
-      self.upstream = upstream
-      self.output = output
-    }
-
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let output = output
-      let isEmpty = ReplaceEmptyState()
-      upstream.subscribe(
-        TransformSubscription<Output, Failure, ReplaceEmptyDownstream<S>>(
-          "ReplaceEmpty", downstream: ReplaceEmptyDownstream(downstream: subscriber, output: output, state: isEmpty),
-          mapFailure: { $0 },
-          transform: {
-            isEmpty.sawValue = true
-            return .send($0)
-          }))
+      upstream.subscribeTryReducing("TryAllSatisfy", subscriber, initial: true) { result, value in
+        attemptStep {
+          guard try !predicate(value) else { return .continue }
+          result = false
+          return .finish
+        }
+      }
     }
   }
 }
 
-/// Whether `replaceEmpty` saw a value. `@unchecked Sendable`: written by the serial upstream only.
-private final class ReplaceEmptyState: @unchecked Sendable {
-  var sawValue = false
-}
+extension Publishers.Contains: Equatable where Upstream: Equatable {}
 
-/// Sends the replacement value before `.finished` when the stream was empty (honouring demand).
-private final class ReplaceEmptyDownstream<Downstream: Subscriber>: Subscriber, @unchecked Sendable {
-  typealias Input = Downstream.Input
-  typealias Failure = Downstream.Failure
-  let downstream: Downstream
-  let output: Input
-  let state: ReplaceEmptyState
-  private let lock = Lock()
-  private var demand = Subscribers.Demand.none
-  private var pendingFinish = false
-  private var subscription: Subscription?
-
-  init(downstream: Downstream, output: Input, state: ReplaceEmptyState) {
-    self.downstream = downstream
-    self.output = output
-    self.state = state
+extension Publisher where Output: Equatable {
+  /// Publishes whether upstream emits `output`.
+  public func contains(_ output: Output) -> Publishers.Contains<Self> {
+    Publishers.Contains(upstream: self, output: output)
   }
-
-  func receive(subscription: Subscription) {
-    lock.withLock { self.subscription = subscription }
-    downstream.receive(
-      subscription: DemandTracker(upstream: subscription, onRequest: { [weak self] in self?.requested($0) }))
-  }
-
-  private func requested(_ demand: Subscribers.Demand) {
-    lock.lock()
-    self.demand += demand
-    let flush = pendingFinish
-    pendingFinish = false
-    lock.unlock()
-    if flush {
-      _ = downstream.receive(output)
-      downstream.receive(completion: .finished)
-    }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    lock.withLock { demand -= 1 }
-    let more = downstream.receive(input)
-    lock.withLock { demand += more }
-    return more
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    guard case .finished = completion, !state.sawValue else {
-      downstream.receive(completion: completion)
-      return
-    }
-    let hasDemand = lock.withLock { () -> Bool in
-      if demand == .none { pendingFinish = true }
-      return demand > .none
-    }
-    guard hasDemand else { return }
-    _ = downstream.receive(output)
-    downstream.receive(completion: .finished)
-  }
-}
-
-/// A subscription that reports each request before forwarding it.
-private final class DemandTracker: Subscription, DescribedSubscription, @unchecked Sendable {
-  let upstream: Subscription
-  let onRequest: (Subscribers.Demand) -> Void
-
-  init(upstream: Subscription, onRequest: @escaping (Subscribers.Demand) -> Void) {
-    self.upstream = upstream
-    self.onRequest = onRequest
-  }
-
-  var description: String { "ReplaceEmpty" }
-
-  func request(_ demand: Subscribers.Demand) {
-    assertValidRequest(demand)
-    onRequest(demand)
-    upstream.request(demand)
-  }
-
-  func cancel() { upstream.cancel() }
 }
 
 extension Publisher {
-  /// Applies `nextPartialResult` to all elements and publishes the result when upstream finishes.
-  public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
-    -> Publishers.Reduce<Self, T>
-  {
-    Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
-  }
-
-  /// `reduce` with a throwing closure; a thrown error fails the publisher.
-  public func tryReduce<T>(
-    _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
-  ) -> Publishers.TryReduce<Self, T> {
-    Publishers.TryReduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
-  }
-
-  /// Collects all received elements, and emits a single array of the collection when upstream finishes.
-  public func collect() -> Publishers.Collect<Self> {
-    Publishers.Collect(upstream: self)
-  }
-
-  /// Publishes the number of elements received from upstream, when it finishes.
-  public func count() -> Publishers.Count<Self> {
-    Publishers.Count(upstream: self)
-  }
-
-  /// Ignores all upstream elements, but passes along the completion.
-  public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
-    Publishers.IgnoreOutput(upstream: self)
-  }
-
-  /// Publishes the first element, then finishes (cancelling upstream).
-  public func first() -> Publishers.FirstWhere<Self> {
-    first { _ in true }
-  }
-
-  /// Publishes the first element that satisfies `predicate`, then finishes.
-  public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
-    Publishers.FirstWhere(upstream: self, predicate: predicate)
-  }
-
-  /// Publishes the first element that satisfies a throwing predicate.
-  public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
-    Publishers.TryFirstWhere(upstream: self, predicate: predicate)
-  }
-
-  /// Publishes the last element, when upstream finishes.
-  public func last() -> Publishers.LastWhere<Self> {
-    last { _ in true }
-  }
-
-  /// Publishes the last element that satisfies `predicate`, when upstream finishes.
-  public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
-    Publishers.LastWhere(upstream: self, predicate: predicate)
-  }
-
-  /// Publishes the last element that satisfies a throwing predicate.
-  public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
-    Publishers.TryLastWhere(upstream: self, predicate: predicate)
-  }
-
   /// Publishes whether any element satisfies `predicate`.
   public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
     Publishers.ContainsWhere(upstream: self, predicate: predicate)
@@ -696,34 +698,229 @@ extension Publisher {
   public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Publishers.TryAllSatisfy<Self> {
     Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
   }
+}
 
+// MARK: - min, max
+
+extension Publishers {
+  /// A publisher that publishes the element kept by a comparison when upstream finishes: an
+  /// element replaces the kept one when `areInIncreasingOrder(kept, element)` is true (`max`;
+  /// `min` passes the arguments swapped).
+  public struct Comparison<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+    public let upstream: Upstream
+    public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) -> Bool
+
+    public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
+      self.upstream = upstream
+      self.areInIncreasingOrder = areInIncreasingOrder
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let replaces = areInIncreasingOrder
+      upstream.subscribeReducing("Comparison", subscriber, initial: nil) { result, value in
+        if let kept = result {
+          if replaces(kept, value) { result = value }
+        } else {
+          result = value
+        }
+        return .continue
+      }
+    }
+  }
+
+  /// `Comparison` with a throwing closure (`tryMin(by:)`, `tryMax(by:)`).
+  public struct TryComparison<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Error
+    public let upstream: Upstream
+    public let areInIncreasingOrder: (Upstream.Output, Upstream.Output) throws -> Bool
+
+    public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
+      self.upstream = upstream
+      self.areInIncreasingOrder = areInIncreasingOrder
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Error {
+      let replaces = areInIncreasingOrder
+      upstream.subscribeTryReducing("TryComparison", subscriber, initial: nil) { result, value in
+        attemptStep {
+          if let kept = result {
+            if try replaces(kept, value) { result = value }
+          } else {
+            result = value
+          }
+          return .continue
+        }
+      }
+    }
+  }
+}
+
+extension Publisher {
   /// Publishes the minimum element by `areInIncreasingOrder`, when upstream finishes.
   public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
-    Publishers.Comparison(upstream: self) { kept, new in areInIncreasingOrder(new, kept) }
+    max { areInIncreasingOrder($1, $0) }
+  }
+
+  /// Publishes the minimum element by a throwing `areInIncreasingOrder`.
+  public func tryMin(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+    -> Publishers.TryComparison<Self>
+  {
+    tryMax { try areInIncreasingOrder($1, $0) }
   }
 
   /// Publishes the maximum element by `areInIncreasingOrder`, when upstream finishes.
   public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
-    Publishers.Comparison(upstream: self) { kept, new in areInIncreasingOrder(kept, new) }
+    Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
   }
 
-  /// Replaces an empty stream with `output` (sent before `.finished`).
-  public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
-    Publishers.ReplaceEmpty(upstream: self, output: output)
-  }
-}
-
-extension Publisher where Output: Equatable {
-  /// Publishes whether upstream emits `output`.
-  public func contains(_ output: Output) -> Publishers.ContainsWhere<Self> {
-    contains { $0 == output }
+  /// Publishes the maximum element by a throwing `areInIncreasingOrder`.
+  public func tryMax(by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool)
+    -> Publishers.TryComparison<Self>
+  {
+    Publishers.TryComparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
   }
 }
 
 extension Publisher where Output: Comparable {
   /// Publishes the minimum element, when upstream finishes.
-  public func min() -> Publishers.Comparison<Self> { min(by: <) }
+  public func min() -> Publishers.Comparison<Self> { max(by: >) }
 
   /// Publishes the maximum element, when upstream finishes.
   public func max() -> Publishers.Comparison<Self> { max(by: <) }
+}
+
+// MARK: - replaceEmpty
+
+/// The subscription of `replaceEmpty(with:)`: requests `.unlimited` upstream (and passes the
+/// subscriber's requests on too, as Combine does); if upstream finishes without a value, sends
+/// the replacement (once the subscriber has requested something) before `.finished`.
+///
+/// `@unchecked Sendable`: the state is guarded by a lock.
+private final class ReplaceEmptySubscription<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private let lock = Lock()
+  private let output: Input
+  private let downstream: Downstream
+  private var status = UpstreamState.awaiting
+  private var receivedUpstream = false
+  private var downstreamRequested = false
+  private var finishedWithoutUpstream = false
+
+  init(downstream: Downstream, output: Input) {
+    self.downstream = downstream
+    self.output = output
+  }
+
+  var description: String { "ReplaceEmpty" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  func receive(subscription: Subscription) {
+    lock.lock()
+    guard status.isAwaiting else {
+      lock.unlock()
+      subscription.cancel()
+      return
+    }
+    status = .subscribed(subscription)
+    lock.unlock()
+    downstream.receive(subscription: self)
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard status.isSubscribed else {
+      lock.unlock()
+      return .none
+    }
+    receivedUpstream = true
+    lock.unlock()
+    return downstream.receive(input)
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard status.isSubscribed else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    guard !receivedUpstream, case .finished = completion else {
+      lock.unlock()
+      downstream.receive(completion: completion)
+      return
+    }
+    guard downstreamRequested else {
+      finishedWithoutUpstream = true
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    _ = downstream.receive(output)
+    downstream.receive(completion: .finished)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    assertValidRequest(demand)
+    lock.lock()
+    downstreamRequested = true
+    if finishedWithoutUpstream {
+      finishedWithoutUpstream = false
+      lock.unlock()
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+      return
+    }
+    let subscription = status.isSubscribed ? status.subscription : nil
+    lock.unlock()
+    subscription?.request(demand)
+  }
+
+  func cancel() {
+    lock.lock()
+    guard case .subscribed(let subscription) = status else {
+      lock.unlock()
+      return
+    }
+    status = .terminal
+    lock.unlock()
+    subscription.cancel()
+  }
+}
+
+extension Publishers {
+  /// A publisher that replaces an empty stream with the provided element.
+  public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+    /// The element to deliver when the upstream publisher finishes without delivering any elements.
+    public let output: Upstream.Output
+    public let upstream: Upstream
+
+    public init(upstream: Upstream, output: Output) {
+      self.upstream = upstream
+      self.output = output
+    }
+
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(ReplaceEmptySubscription(downstream: subscriber, output: output))
+    }
+  }
+}
+
+extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publisher {
+  /// Replaces an empty stream with `output` (sent before `.finished`).
+  public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
+    Publishers.ReplaceEmpty(upstream: self, output: output)
+  }
 }

@@ -96,9 +96,11 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
 public struct ImmediateScheduler: Scheduler, Sendable {
   /// The time type of the immediate scheduler (a clock that never moves).
   public struct SchedulerTimeType: Strideable, Hashable, Codable, Sendable {
-    /// The distance between two instants of the immediate scheduler.
-    ///
-    /// Measured in nanoseconds. Integer and floating-point literals are seconds, as in Combine.
+    /// The distance between two instants of the immediate scheduler, as Combine defines it: a
+    /// plain number with no unit (the immediate scheduler ignores time). A literal keeps the
+    /// number it is written with (a floating-point literal drops its fraction, as `Int(_:)`
+    /// does); `.seconds(_:)`, `.milliseconds(_:)`, `.microseconds(_:)` and `.nanoseconds(_:)`
+    /// are all zero. Encoded as `{"magnitude": n}`.
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
       Hashable, Codable, Sendable, CustomStringConvertible
     {
@@ -106,43 +108,43 @@ public struct ImmediateScheduler: Scheduler, Sendable {
       public typealias IntegerLiteralType = Int
       public typealias Magnitude = Int
 
-      /// The value of this time interval in nanoseconds.
+      /// The value of this interval.
       public var magnitude: Int
 
-      /// Creates a stride of `nanoseconds`.
-      init(nanoseconds: Int) {
-        magnitude = nanoseconds
-      }
-
-      public init(floatLiteral value: Double) {
-        magnitude = Int((value * 1_000_000_000).rounded())
+      /// Creates an interval of `value`.
+      public init(_ value: Int) {
+        magnitude = value
       }
 
       public init(integerLiteral value: Int) {
-        magnitude = value.multipliedReportingOverflow(by: 1_000_000_000).overflow ? .max : value * 1_000_000_000
+        self.init(value)
+      }
+
+      /// Creates an interval from a floating-point literal, without its fraction (`14.6` is `14`).
+      public init(floatLiteral value: Double) {
+        self.init(Int(value))
       }
 
       public init?<T: BinaryInteger>(exactly source: T) {
         guard let value = Int(exactly: source) else { return nil }
-        self.init(integerLiteral: value)
+        self.init(value)
       }
 
-      public var description: String { "\(Double(magnitude) / 1_000_000_000) s" }
+      public var description: String { "\(magnitude)" }
 
-      public static func seconds(_ s: Int) -> Stride { Stride(integerLiteral: s) }
-      public static func seconds(_ s: Double) -> Stride { Stride(floatLiteral: s) }
-      public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: ms * 1_000_000) }
-      public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: us * 1_000) }
-      public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
+      public static func seconds(_ s: Int) -> Stride { 0 }
+      public static func seconds(_ s: Double) -> Stride { 0 }
+      public static func milliseconds(_ ms: Int) -> Stride { 0 }
+      public static func microseconds(_ us: Int) -> Stride { 0 }
+      public static func nanoseconds(_ ns: Int) -> Stride { 0 }
 
       public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
-      public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
-      public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
-      public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude * rhs.magnitude) }
-      public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
-      public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
-      public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }
-      public static prefix func - (operand: Stride) -> Stride { Stride(nanoseconds: -operand.magnitude) }
+      public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
+      public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
+      public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
+      public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
+      public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
+      public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
     }
 
     public init() {}
@@ -172,13 +174,15 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     action()
   }
 
-  /// Runs the action once, immediately; the returned cancellable does nothing.
+  /// Runs the action once, immediately; returns ``Subscriptions/empty`` (there is nothing to
+  /// cancel), as Combine does.
+  @discardableResult
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
     options: Never?, _ action: @escaping () -> Void
   ) -> Cancellable {
     action()
-    return AnyCancellable {}
+    return Subscriptions.empty
   }
 }
 
@@ -187,9 +191,12 @@ public struct ImmediateScheduler: Scheduler, Sendable {
 extension DispatchQueue: Scheduler {
   /// The scheduler time type used by the dispatch queue (a `DispatchTime`).
   public struct SchedulerTimeType: Strideable, Hashable, Codable, Sendable {
-    /// A type that represents the distance between two values of a dispatch time.
+    /// A type that represents the distance between two values of a dispatch time, as Combine's.
     ///
-    /// Measured in nanoseconds (`magnitude`). Integer and floating-point literals are seconds, as in Combine.
+    /// Measured in nanoseconds (`magnitude`). Integer and floating-point literals are seconds;
+    /// `.seconds(_:)` with a `Double` drops the fraction of a nanosecond; results beyond `Int`
+    /// clamp to its bounds. As in Combine, multiplying two strides gives zero (a product of
+    /// durations is not a duration).
     public struct Stride: SchedulerTimeIntervalConvertible, Comparable, SignedNumeric, ExpressibleByFloatLiteral,
       Hashable, Codable, Sendable, CustomStringConvertible
     {
@@ -205,31 +212,58 @@ extension DispatchQueue: Scheduler {
         magnitude = nanoseconds
       }
 
+      /// Creates a stride from a dispatch time interval (`.never` is the largest stride).
+      public init(_ timeInterval: DispatchTimeInterval) {
+        switch timeInterval {
+        case .seconds(let value): self = .seconds(value)
+        case .milliseconds(let value): self = .milliseconds(value)
+        case .microseconds(let value): self = .microseconds(value)
+        case .nanoseconds(let value): self = .nanoseconds(value)
+        default: self = .nanoseconds(.max)
+        }
+      }
+
+      /// This stride as a dispatch time interval.
+      public var timeInterval: DispatchTimeInterval { .nanoseconds(magnitude) }
+
       public init(floatLiteral value: Double) {
-        magnitude = Int((value * 1_000_000_000).rounded())
+        self = .seconds(value)
       }
 
       public init(integerLiteral value: Int) {
-        magnitude = value.multipliedReportingOverflow(by: 1_000_000_000).overflow ? .max : value * 1_000_000_000
+        self = .seconds(value)
       }
 
       public init?<T: BinaryInteger>(exactly source: T) {
         guard let value = Int(exactly: source) else { return nil }
-        self.init(integerLiteral: value)
+        self = .seconds(value)
       }
 
       public var description: String { "\(Double(magnitude) / 1_000_000_000) s" }
 
-      public static func seconds(_ s: Int) -> Stride { Stride(integerLiteral: s) }
-      public static func seconds(_ s: Double) -> Stride { Stride(floatLiteral: s) }
-      public static func milliseconds(_ ms: Int) -> Stride { Stride(nanoseconds: ms * 1_000_000) }
-      public static func microseconds(_ us: Int) -> Stride { Stride(nanoseconds: us * 1_000) }
+      private static func clamped(_ value: Int, times factor: Int) -> Stride {
+        let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+        guard overflow else { return Stride(nanoseconds: product) }
+        return Stride(nanoseconds: value < 0 ? .min : .max)
+      }
+
+      public static func seconds(_ s: Int) -> Stride { clamped(s, times: 1_000_000_000) }
+
+      public static func seconds(_ s: Double) -> Stride {
+        let nanoseconds = s * 1_000_000_000
+        if nanoseconds >= Double(Int.max) { return Stride(nanoseconds: .max) }
+        if nanoseconds <= Double(Int.min) { return Stride(nanoseconds: .min) }
+        return Stride(nanoseconds: Int(nanoseconds))
+      }
+
+      public static func milliseconds(_ ms: Int) -> Stride { clamped(ms, times: 1_000_000) }
+      public static func microseconds(_ us: Int) -> Stride { clamped(us, times: 1_000) }
       public static func nanoseconds(_ ns: Int) -> Stride { Stride(nanoseconds: ns) }
 
       public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
       public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude + rhs.magnitude) }
       public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude - rhs.magnitude) }
-      public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: lhs.magnitude * rhs.magnitude) }
+      public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(nanoseconds: 0) }
       public static func += (lhs: inout Stride, rhs: Stride) { lhs = lhs + rhs }
       public static func -= (lhs: inout Stride, rhs: Stride) { lhs = lhs - rhs }
       public static func *= (lhs: inout Stride, rhs: Stride) { lhs = lhs * rhs }

@@ -4,79 +4,108 @@ extension Subscribers {
   ///
   /// The closures run on the thread the publisher delivers on. The sink holds its subscription
   /// (and through it the publisher chain) until it completes or is cancelled; `sink(…)` wraps it
-  /// in an ``AnyCancellable`` so releasing that cancellable ends the subscription. A closure that
-  /// captures its owner strongly while the owner keeps the cancellable forms a cycle: capture
-  /// the owner `weak`.
+  /// in an ``AnyCancellable`` so releasing that cancellable ends the subscription. On completion,
+  /// or on a cancel after it was subscribed, the sink releases its closures (and whatever they
+  /// capture), outside its lock. A closure that captures its owner strongly while the owner keeps
+  /// the cancellable forms a cycle until then: capture the owner `weak`.
   ///
-  /// `@unchecked Sendable`: the subscription state is guarded by a lock.
+  /// As in Combine: a second subscription is cancelled; values received without a subscription
+  /// still reach `receiveValue`; nothing reaches the closures after completion or cancellation;
+  /// a cancel before any subscription does nothing.
+  ///
+  /// `@unchecked Sendable`: the state is guarded by a lock.
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   {
-    /// The closure to execute on receipt of a value.
-    public let receiveValue: (Input) -> Void
-    /// The closure to execute on completion.
-    public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    /// The closure to execute on receipt of a value (a no-op once the sink has terminated).
+    public var receiveValue: (Input) -> Void {
+      lock.lock()
+      defer { lock.unlock() }
+      return storedReceiveValue
+    }
+
+    /// The closure to execute on completion (a no-op once the sink has terminated).
+    public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+      lock.lock()
+      defer { lock.unlock() }
+      return storedReceiveCompletion
+    }
 
     private let lock = Lock()
-    private var subscription: Subscription?
-    private var isTerminated = false
+    private var status = UpstreamState.awaiting
+    private var storedReceiveValue: (Input) -> Void
+    private var storedReceiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
     /// Creates a sink with the given closures.
     public init(
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
     ) {
-      self.receiveCompletion = receiveCompletion
-      self.receiveValue = receiveValue
+      storedReceiveCompletion = receiveCompletion
+      storedReceiveValue = receiveValue
     }
 
     public var description: String { "Sink" }
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .class) }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
     public var playgroundDescription: Any { description }
 
     public func receive(subscription: Subscription) {
-      let accepted = lock.withLock { () -> Bool in
-        guard self.subscription == nil, !isTerminated else { return false }
-        self.subscription = subscription
-        return true
-      }
-      if accepted {
-        subscription.request(.unlimited)
-      } else {
+      lock.lock()
+      guard status.isAwaiting else {
+        lock.unlock()
         subscription.cancel()
+        return
       }
+      status = .subscribed(subscription)
+      lock.unlock()
+      subscription.request(.unlimited)
     }
 
     public func receive(_ value: Input) -> Subscribers.Demand {
-      guard lock.withLock({ !isTerminated }) else { return .none }
+      lock.lock()
+      let receiveValue = storedReceiveValue
+      lock.unlock()
       receiveValue(value)
       return .none
     }
 
     public func receive(completion: Subscribers.Completion<Failure>) {
-      let active = lock.withLock { () -> Bool in
-        guard !isTerminated else { return false }
-        isTerminated = true
-        subscription = nil
-        return true
-      }
-      if active { receiveCompletion(completion) }
+      lock.lock()
+      let previous = status
+      status = .terminal
+      let (receiveValue, receiveCompletion) = (storedReceiveValue, storedReceiveCompletion)
+      storedReceiveValue = { _ in }
+      storedReceiveCompletion = { _ in }
+      lock.unlock()
+      withExtendedLifetime((previous, receiveValue)) {}
+      receiveCompletion(completion)
     }
 
-    /// Cancels the subscription; no closure runs afterwards.
+    /// Cancels the subscription and releases the closures; no closure runs afterwards. Does
+    /// nothing before a subscription arrived or after termination.
     public func cancel() {
-      let subscription = lock.withLock { () -> Subscription? in
-        let subscription = self.subscription
-        self.subscription = nil
-        isTerminated = true
-        return subscription
+      lock.lock()
+      guard case .subscribed(let subscription) = status else {
+        lock.unlock()
+        return
       }
-      subscription?.cancel()
+      status = .terminal
+      let closures = (storedReceiveValue, storedReceiveCompletion)
+      storedReceiveValue = { _ in }
+      storedReceiveCompletion = { _ in }
+      lock.unlock()
+      withExtendedLifetime(closures) {}
+      subscription.cancel()
     }
   }
 
   /// A simple subscriber that assigns received elements to a property indicated by a key path,
-  /// as Combine's `Assign`. It holds `object` strongly until completion or cancellation.
+  /// as Combine's `Assign`. It holds `object` strongly until completion or cancellation, and
+  /// releases it then (outside its lock, so the object's `deinit` may cancel or complete this
+  /// same subscription).
+  ///
+  /// As in Combine: a second subscription is cancelled; values are assigned only while
+  /// subscribed; a cancel before any subscription does nothing.
   ///
   /// `@unchecked Sendable`: the state is guarded by a lock.
   public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CustomReflectable,
@@ -85,14 +114,17 @@ extension Subscribers {
     public typealias Failure = Never
 
     /// The object that contains the property to assign (`nil` after completion or cancel).
-    public var object: Root? { lock.withLock { storedObject } }
+    public var object: Root? {
+      lock.lock()
+      defer { lock.unlock() }
+      return storedObject
+    }
     /// The key path of the property to assign.
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
     private let lock = Lock()
     private var storedObject: Root?
-    private var subscription: Subscription?
-    private var isTerminated = false
+    private var status = UpstreamState.awaiting
 
     /// Creates a subscriber that assigns each value to `object[keyPath: keyPath]`.
     public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
@@ -100,49 +132,63 @@ extension Subscribers {
       self.keyPath = keyPath
     }
 
-    public var description: String { object.map { "Assign \(type(of: $0))." } ?? "Assign" }
+    public var description: String { "Assign \(Root.self)." }
     public var customMirror: Mirror {
-      Mirror(self, children: ["object": object as Any, "keyPath": keyPath], displayStyle: .class)
+      lock.lock()
+      let children: [Mirror.Child] = [("object", storedObject as Any), ("keyPath", keyPath), ("status", status)]
+      lock.unlock()
+      return Mirror(self, children: children)
     }
     public var playgroundDescription: Any { description }
 
     public func receive(subscription: Subscription) {
-      let accepted = lock.withLock { () -> Bool in
-        guard self.subscription == nil, !isTerminated else { return false }
-        self.subscription = subscription
-        return true
-      }
-      if accepted {
-        subscription.request(.unlimited)
-      } else {
+      lock.lock()
+      guard status.isAwaiting else {
+        lock.unlock()
         subscription.cancel()
+        return
       }
+      status = .subscribed(subscription)
+      lock.unlock()
+      subscription.request(.unlimited)
     }
 
     public func receive(_ value: Input) -> Subscribers.Demand {
-      guard let object = lock.withLock({ isTerminated ? nil : storedObject }) else { return .none }
+      lock.lock()
+      guard status.isSubscribed, let object = storedObject else {
+        lock.unlock()
+        return .none
+      }
+      lock.unlock()
       object[keyPath: keyPath] = value
       return .none
     }
 
     public func receive(completion: Subscribers.Completion<Never>) {
-      lock.withLock {
-        isTerminated = true
-        subscription = nil
-        storedObject = nil
+      lock.lock()
+      guard status.isSubscribed else {
+        lock.unlock()
+        return
       }
+      let previous = status
+      status = .terminal
+      let object = storedObject.take()
+      lock.unlock()
+      withExtendedLifetime((previous, object)) {}
     }
 
     /// Cancels the subscription and releases `object`.
     public func cancel() {
-      let subscription = lock.withLock { () -> Subscription? in
-        let subscription = self.subscription
-        self.subscription = nil
-        storedObject = nil
-        isTerminated = true
-        return subscription
+      lock.lock()
+      guard case .subscribed(let subscription) = status else {
+        lock.unlock()
+        return
       }
-      subscription?.cancel()
+      status = .terminal
+      let object = storedObject.take()
+      lock.unlock()
+      withExtendedLifetime(object) {}
+      subscription.cancel()
     }
   }
 }

@@ -3,7 +3,7 @@
 /// A subject is a reference type. `send(_:)` delivers a value synchronously, on the calling
 /// thread, to every current subscriber that has outstanding demand (others miss it); after
 /// `send(completion:)` every further `send` is ignored and late subscribers receive the
-/// completion at once.
+/// completion at once (with ``Subscriptions/empty``).
 public protocol Subject<Output, Failure>: AnyObject, Publisher {
   /// Sends a value to the subscribers.
   func send(_ value: Output)
@@ -20,144 +20,42 @@ extension Subject where Output == Void {
   }
 }
 
-/// A namespace for symbols related to subscriptions, as Combine's `Subscriptions`.
-public enum Subscriptions {
-  /// A subscription that does nothing on request or cancellation (handed to a subscriber of a
-  /// publisher that has already completed).
-  public static var empty: Subscription { EmptySubscription() }
-}
-
-private struct EmptySubscription: Subscription, DescribedSubscription {
-  let combineIdentifier = CombineIdentifier()
-  var description: String { "Empty" }
+/// What a subject keeps of one subscriber: the subscription it handed out. The subject calls
+/// `offer` for each value and `finish` once; the subscriber calls `request` and `cancel`.
+class SubjectConduit<Output, Failure: Error>: Subscription, @unchecked Sendable {
+  func offer(_ value: Output) {}
+  func finish(_ completion: Subscribers.Completion<Failure>) {}
   func request(_ demand: Subscribers.Demand) {}
   func cancel() {}
 }
 
-/// The subscription a subject hands to each subscriber.
+/// The state both subjects share: whether they are active, the completion, the conduits of their
+/// subscribers, and the upstream subscriptions handed to them (`send(subscription:)`), which they
+/// cancel when they are released.
 ///
-/// Thread safety (`@unchecked Sendable`): `lock` guards the fields; `downstreamLock` (recursive)
-/// serialises calls into the subscriber so concurrent `send`s arrive one at a time, while a
-/// re-entrant `send` from inside `receive` on the same thread goes through. No lock of this
-/// object is held while it calls back into the subject.
-final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, @unchecked Sendable
-{
-  private let lock = Lock()
-  private let downstreamLock = RecursiveLock()
-  private let name: String
-  private var downstream: AnySubscriber<Output, Failure>?
-  private var demand = Subscribers.Demand.none
-  /// Removes this conduit from its subject; cleared on termination (breaks the retain cycle).
-  private var detach: (() -> Void)?
-  /// For `CurrentValueSubject`: reads the subject's current value.
-  private var currentValue: (() -> Output)?
-  /// For `CurrentValueSubject`: the subscriber has not yet seen the latest value.
-  private var owesCurrentValue: Bool
-
-  init(
-    name: String, downstream: AnySubscriber<Output, Failure>, currentValue: (() -> Output)?,
-    detach: @escaping () -> Void
-  ) {
-    self.name = name
-    self.downstream = downstream
-    self.currentValue = currentValue
-    self.owesCurrentValue = currentValue != nil
-    self.detach = detach
-  }
-
-  var description: String { name }
-  var playgroundDescription: Any { description }
-  var customMirror: Mirror {
-    let (downstream, demand) = lock.withLock { (self.downstream, self.demand) }
-    return Mirror(
-      self, children: ["downstream": downstream as Any, "demand": demand], displayStyle: .class)
-  }
-
-  /// Hands this subscription to the subscriber (no completion can overtake it).
-  func start() {
-    downstreamLock.withLock {
-      guard let downstream = lock.withLock({ self.downstream }) else { return }
-      downstream.receive(subscription: self)
-    }
-  }
-
-  /// Delivers `value` if the subscriber has demand; otherwise drops it.
-  func offer(_ value: Output) {
-    lock.lock()
-    guard downstream != nil else {
-      lock.unlock()
-      return
-    }
-    guard demand > .none else {
-      if currentValue != nil { owesCurrentValue = true }
-      lock.unlock()
-      return
-    }
-    demand -= 1
-    owesCurrentValue = false
-    lock.unlock()
-    deliver(value)
-  }
-
-  private func deliver(_ value: Output) {
-    downstreamLock.withLock {
-      guard let downstream = lock.withLock({ self.downstream }) else { return }
-      let more = downstream.receive(value)
-      if more > .none {
-        lock.withLock { demand += more }
-      }
-    }
-  }
-
-  /// Sends the completion (regardless of demand) and ends the subscription.
-  func finish(_ completion: Subscribers.Completion<Failure>) {
-    let downstream = lock.withLock { () -> AnySubscriber<Output, Failure>? in
-      let downstream = self.downstream
-      self.downstream = nil
-      detach = nil
-      currentValue = nil
-      return downstream
-    }
-    guard let downstream else { return }
-    downstreamLock.withLock { downstream.receive(completion: completion) }
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    assertValidRequest(demand)
-    let replay = lock.withLock { () -> (() -> Output)? in
-      guard downstream != nil else { return nil }
-      self.demand += demand
-      guard owesCurrentValue, let currentValue else { return nil }
-      owesCurrentValue = false
-      self.demand -= 1
-      return currentValue
-    }
-    if let replay { deliver(replay()) }
-  }
-
-  func cancel() {
-    let detach = lock.withLock { () -> (() -> Void)? in
-      let detach = self.detach
-      downstream = nil
-      self.detach = nil
-      currentValue = nil
-      return detach
-    }
-    detach?()
-  }
-}
-
-/// The shared bookkeeping of both subjects: the list of conduits and the terminal state.
-private final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+/// `@unchecked Sendable`: every field is guarded by `lock`; nothing is called with it held.
+final class SubjectState<Output, Failure: Error>: @unchecked Sendable {
   let lock = Lock()
-  var conduits: [SubjectConduit<Output, Failure>] = []
   var completion: Subscribers.Completion<Failure>?
+  var conduits: [SubjectConduit<Output, Failure>] = []
   var upstreams: [Subscription] = []
 
-  /// Adds a conduit for `subscriber`, or returns the completion if the subject has finished.
+  /// Removes `conduit` (cancelled or finished) while the subject is active.
+  func remove(_ conduit: SubjectConduit<Output, Failure>) {
+    lock.lock()
+    guard completion == nil, let index = conduits.firstIndex(where: { $0 === conduit }) else {
+      lock.unlock()
+      return
+    }
+    let removed = conduits.remove(at: index)
+    lock.unlock()
+    withExtendedLifetime(removed) {}
+  }
+
+  /// Attaches `subscriber` with a conduit made by `makeConduit`, or hands it the completion if
+  /// the subject has completed.
   func attach<S: Subscriber>(
-    _ subscriber: S, name: String, currentValue: (() -> Output)?, owner: AnyObject
+    _ subscriber: S, makeConduit: () -> SubjectConduit<Output, Failure>
   ) where S.Input == Output, S.Failure == Failure {
     lock.lock()
     if let completion {
@@ -166,48 +64,36 @@ private final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       subscriber.receive(completion: completion)
       return
     }
-    var conduit: SubjectConduit<Output, Failure>?
-    let created = SubjectConduit(
-      name: name, downstream: AnySubscriber(subscriber), currentValue: currentValue,
-      detach: { [self, owner] in
-        _ = owner
-        if let conduit { remove(conduit) }
-      })
-    conduit = created
-    conduits.append(created)
+    let conduit = makeConduit()
+    conduits.append(conduit)
     lock.unlock()
-    created.start()
+    subscriber.receive(subscription: conduit)
   }
 
-  func remove(_ conduit: SubjectConduit<Output, Failure>) {
-    lock.withLock { conduits.removeAll { $0 === conduit } }
-  }
-
-  func snapshotIfActive() -> [SubjectConduit<Output, Failure>]? {
-    lock.withLock { completion == nil ? conduits : nil }
-  }
-
+  /// Completes every subscriber (the first time only).
   func complete(_ completion: Subscribers.Completion<Failure>) {
-    let conduits = lock.withLock { () -> [SubjectConduit<Output, Failure>] in
-      guard self.completion == nil else { return [] }
-      self.completion = completion
-      let conduits = self.conduits
-      self.conduits = []
-      upstreams = []
-      return conduits
+    lock.lock()
+    guard self.completion == nil else {
+      lock.unlock()
+      return
     }
+    self.completion = completion
+    let conduits = self.conduits
+    self.conduits = []
+    lock.unlock()
     for conduit in conduits { conduit.finish(completion) }
   }
 
-  func add(upstream: Subscription) {
-    let active = lock.withLock { () -> Bool in
-      guard completion == nil else { return false }
-      upstreams.append(upstream)
-      return true
-    }
-    if active { upstream.request(.unlimited) } else { upstream.cancel() }
+  func cancelUpstreams() {
+    lock.lock()
+    let upstreams = self.upstreams
+    self.upstreams = []
+    lock.unlock()
+    for upstream in upstreams { upstream.cancel() }
   }
 }
+
+// MARK: - PassthroughSubject
 
 /// A subject that broadcasts elements to downstream subscribers, as Combine's
 /// `PassthroughSubject`. It keeps no value: a subscriber sees only what is sent after it
@@ -215,45 +101,170 @@ private final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 ///
 /// `send` may be called from any thread, also concurrently and re-entrantly; each subscriber gets
 /// every value exactly once (if it has demand), on the sending thread, one call at a time.
-/// A subscription holds the subject until it is cancelled or the subject completes.
+/// A subscription holds the subject until it is cancelled or the subject completes. An upstream
+/// subscription handed to it (`send(subscription:)`) is asked for `.unlimited` once any
+/// subscriber has asked for a value, and cancelled when the subject is released.
 ///
 /// `@unchecked Sendable`: all state is guarded by an internal lock.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  private let core = SubjectCore<Output, Failure>()
+  fileprivate let state = SubjectState<Output, Failure>()
+  fileprivate var hasAnyDownstreamDemand = false
 
   /// Creates a subject with no subscribers.
   public init() {}
 
+  deinit {
+    state.cancelUpstreams()
+  }
+
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    core.attach(subscriber, name: "PassthroughSubject", currentValue: nil, owner: self)
+    state.attach(subscriber) { PassthroughConduit(parent: self, downstream: subscriber) }
   }
 
   /// Sends `input` to every subscriber with demand; ignored after completion.
   public func send(_ input: Output) {
-    guard let conduits = core.snapshotIfActive() else { return }
+    state.lock.lock()
+    guard state.completion == nil else {
+      state.lock.unlock()
+      return
+    }
+    let conduits = state.conduits
+    state.lock.unlock()
     for conduit in conduits { conduit.offer(input) }
   }
 
   /// Completes every subscriber; later sends and completions are ignored.
   public func send(completion: Subscribers.Completion<Failure>) {
-    core.complete(completion)
+    state.complete(completion)
   }
 
-  /// Requests `.unlimited` from `subscription` (so an upstream publisher can feed this subject).
+  /// Keeps `subscription` (cancelled when this subject is released) and requests `.unlimited`
+  /// from it as soon as any subscriber has demand.
   public func send(subscription: Subscription) {
-    core.add(upstream: subscription)
+    state.lock.lock()
+    state.upstreams.append(subscription)
+    let request = hasAnyDownstreamDemand
+    state.lock.unlock()
+    if request { subscription.request(.unlimited) }
+  }
+
+  /// The first demand of any subscriber asks every upstream for `.unlimited`.
+  fileprivate func acknowledgeDownstreamDemand() {
+    state.lock.lock()
+    guard !hasAnyDownstreamDemand else {
+      state.lock.unlock()
+      return
+    }
+    hasAnyDownstreamDemand = true
+    let upstreams = state.upstreams
+    state.lock.unlock()
+    for upstream in upstreams { upstream.request(.unlimited) }
   }
 }
+
+/// The subscription a `PassthroughSubject` hands to each subscriber.
+///
+/// Thread safety (`@unchecked Sendable`): `lock` guards the fields; `downstreamLock` (recursive)
+/// serialises calls into the subscriber so concurrent `send`s arrive one at a time, while a
+/// re-entrant `send` from inside `receive` on the same thread goes through.
+private final class PassthroughConduit<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  typealias Parent = PassthroughSubject<Downstream.Input, Downstream.Failure>
+  private let lock = Lock()
+  private let downstreamLock = RecursiveLock()
+  private var parent: Parent?
+  private var downstream: Downstream?
+  private var demand = Subscribers.Demand.none
+
+  init(parent: Parent, downstream: Downstream) {
+    self.parent = parent
+    self.downstream = downstream
+  }
+
+  var description: String { "PassthroughSubject" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror {
+    lock.lock()
+    defer { lock.unlock() }
+    let children: [Mirror.Child] = [
+      ("parent", parent as Any), ("downstream", downstream as Any), ("demand", demand), ("subject", parent as Any),
+    ]
+    return Mirror(self, children: children)
+  }
+
+  override func offer(_ value: Downstream.Input) {
+    lock.lock()
+    guard demand.rawValue > 0, let downstream else {
+      lock.unlock()
+      return
+    }
+    demand = demand.decremented
+    lock.unlock()
+    downstreamLock.lock()
+    let more = downstream.receive(value)
+    downstreamLock.unlock()
+    guard more.rawValue > 0 else { return }
+    lock.lock()
+    demand += more
+    lock.unlock()
+  }
+
+  override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    guard let downstream = downstream.take() else {
+      lock.unlock()
+      return
+    }
+    let parent = self.parent.take()
+    lock.unlock()
+    parent?.state.remove(self)
+    downstreamLock.lock()
+    downstream.receive(completion: completion)
+    downstreamLock.unlock()
+  }
+
+  override func request(_ demand: Subscribers.Demand) {
+    assertValidRequest(demand)
+    lock.lock()
+    guard downstream != nil else {
+      lock.unlock()
+      return
+    }
+    self.demand += demand
+    let parent = self.parent
+    lock.unlock()
+    parent?.acknowledgeDownstreamDemand()
+  }
+
+  override func cancel() {
+    lock.lock()
+    guard let downstream = downstream.take() else {
+      lock.unlock()
+      return
+    }
+    let parent = self.parent.take()
+    lock.unlock()
+    parent?.state.remove(self)
+    withExtendedLifetime(downstream) {}
+  }
+}
+
+// MARK: - CurrentValueSubject
 
 /// A subject that wraps a single value and publishes a new element whenever the value changes,
 /// as Combine's `CurrentValueSubject`.
 ///
 /// Each new subscriber receives the current value as soon as it requests demand, then every later
-/// value. Setting ``value`` is the same as `send(_:)`. Threads: as ``PassthroughSubject``.
+/// value (a subscriber without demand when a value is sent gets the latest value on its next
+/// request). Setting ``value`` is the same as `send(_:)`, except after completion: then it still
+/// changes the value, silently (as in Combine), while `send(_:)` is ignored. Threads: as
+/// ``PassthroughSubject``. An upstream subscription handed to it is asked for `.unlimited` at
+/// once and cancelled when the subject is released.
 ///
 /// `@unchecked Sendable`: all state is guarded by an internal lock.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
-  private let core = SubjectCore<Output, Failure>()
+  fileprivate let state = SubjectState<Output, Failure>()
   private var currentValue: Output
 
   /// Creates a subject holding `value`.
@@ -261,100 +272,253 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     currentValue = value
   }
 
-  /// The value wrapped by this subject; setting it publishes the new value.
+  deinit {
+    state.cancelUpstreams()
+  }
+
+  /// The value wrapped by this subject. Setting it stores the value and, unless the subject has
+  /// completed, publishes it to every subscriber with demand.
   public var value: Output {
-    get { core.lock.withLock { currentValue } }
-    set { send(newValue) }
+    get {
+      state.lock.lock()
+      defer { state.lock.unlock() }
+      return currentValue
+    }
+    set {
+      state.lock.lock()
+      currentValue = newValue
+      guard state.completion == nil else {
+        state.lock.unlock()
+        return
+      }
+      let conduits = state.conduits
+      state.lock.unlock()
+      for conduit in conduits { conduit.offer(newValue) }
+    }
   }
 
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    core.attach(subscriber, name: "CurrentValueSubject", currentValue: { [self] in value }, owner: self)
+    state.attach(subscriber) { CurrentValueConduit(parent: self, downstream: subscriber) }
   }
 
   /// Stores `input` as the current value and sends it to every subscriber with demand; ignored
-  /// after completion.
+  /// (the value unchanged) after completion.
   public func send(_ input: Output) {
-    let conduits = core.lock.withLock { () -> [SubjectConduit<Output, Failure>]? in
-      guard core.completion == nil else { return nil }
-      currentValue = input
-      return core.conduits
+    state.lock.lock()
+    guard state.completion == nil else {
+      state.lock.unlock()
+      return
     }
-    guard let conduits else { return }
+    currentValue = input
+    let conduits = state.conduits
+    state.lock.unlock()
     for conduit in conduits { conduit.offer(input) }
   }
 
   /// Completes every subscriber; later sends and completions are ignored.
   public func send(completion: Subscribers.Completion<Failure>) {
-    core.complete(completion)
+    state.complete(completion)
   }
 
-  /// Requests `.unlimited` from `subscription`.
+  /// Keeps `subscription` (cancelled when this subject is released) and requests `.unlimited`.
   public func send(subscription: Subscription) {
-    core.add(upstream: subscription)
+    state.lock.lock()
+    state.upstreams.append(subscription)
+    state.lock.unlock()
+    subscription.request(.unlimited)
   }
 }
 
-/// Feeds a publisher into a subject; returned by `Publisher.subscribe(_:)` with a subject.
-private final class SubjectSubscriber<S: Subject>: Subscriber, Subscription, CustomStringConvertible,
-  @unchecked Sendable
+/// The subscription a `CurrentValueSubject` hands to each subscriber: as ``PassthroughConduit``,
+/// plus the current value on the first request (and after a value it had no demand for).
+private final class CurrentValueConduit<Downstream: Subscriber>: SubjectConduit<
+  Downstream.Input, Downstream.Failure
+>, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
+  typealias Parent = CurrentValueSubject<Downstream.Input, Downstream.Failure>
   private let lock = Lock()
-  private var subject: S?
-  private var upstream: Subscription?
+  private let downstreamLock = RecursiveLock()
+  private var parent: Parent?
+  private var downstream: Downstream?
+  private var demand = Subscribers.Demand.none
+  /// Whether the subscriber has seen the latest value.
+  private var deliveredCurrentValue = false
 
-  init(_ subject: S) { self.subject = subject }
+  init(parent: Parent, downstream: Downstream) {
+    self.parent = parent
+    self.downstream = downstream
+  }
+
+  var description: String { "CurrentValueSubject" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror {
+    lock.lock()
+    defer { lock.unlock() }
+    let children: [Mirror.Child] = [
+      ("parent", parent as Any), ("downstream", downstream as Any), ("demand", demand), ("subject", parent as Any),
+    ]
+    return Mirror(self, children: children)
+  }
+
+  override func offer(_ value: Downstream.Input) {
+    lock.lock()
+    guard demand.rawValue > 0, let downstream else {
+      deliveredCurrentValue = false
+      lock.unlock()
+      return
+    }
+    demand = demand.decremented
+    deliveredCurrentValue = true
+    lock.unlock()
+    deliver(value, to: downstream)
+  }
+
+  private func deliver(_ value: Downstream.Input, to downstream: Downstream) {
+    downstreamLock.lock()
+    let more = downstream.receive(value)
+    downstreamLock.unlock()
+    guard more.rawValue > 0 else { return }
+    lock.lock()
+    demand += more
+    lock.unlock()
+  }
+
+  override func finish(_ completion: Subscribers.Completion<Downstream.Failure>) {
+    lock.lock()
+    guard let downstream = downstream.take() else {
+      lock.unlock()
+      return
+    }
+    let parent = self.parent.take()
+    lock.unlock()
+    parent?.state.remove(self)
+    downstreamLock.lock()
+    downstream.receive(completion: completion)
+    downstreamLock.unlock()
+  }
+
+  override func request(_ demand: Subscribers.Demand) {
+    assertValidRequest(demand)
+    lock.lock()
+    guard let downstream else {
+      lock.unlock()
+      return
+    }
+    self.demand += demand
+    guard !deliveredCurrentValue, let parent else {
+      lock.unlock()
+      return
+    }
+    deliveredCurrentValue = true
+    let value = parent.value
+    self.demand = self.demand.decremented
+    lock.unlock()
+    deliver(value, to: downstream)
+  }
+
+  override func cancel() {
+    lock.lock()
+    guard let downstream = downstream.take() else {
+      lock.unlock()
+      return
+    }
+    let parent = self.parent.take()
+    lock.unlock()
+    parent?.state.remove(self)
+    withExtendedLifetime(downstream) {}
+  }
+}
+
+// MARK: - Feeding a subject
+
+/// Feeds a publisher into a subject, as Combine's `SubjectSubscriber` (returned, wrapped in an
+/// `AnyCancellable`, by `Publisher.subscribe(_:)` with a subject; also behind
+/// `AnySubscriber(subject)`). It holds the subject weakly: a released subject ends the feed.
+///
+/// `@unchecked Sendable`: the state is guarded by a lock.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  typealias Input = Downstream.Output
+  typealias Failure = Downstream.Failure
+  private let lock = Lock()
+  private weak var downstreamSubject: Downstream?
+  private var upstreamSubscription: Subscription?
+
+  init(_ subject: Downstream) {
+    downstreamSubject = subject
+  }
 
   var description: String { "Subject" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror {
+    lock.lock()
+    defer { lock.unlock() }
+    let children: [Mirror.Child] = [
+      ("downstreamSubject", downstreamSubject as Any), ("upstreamSubscription", upstreamSubscription as Any),
+      ("subject", downstreamSubject as Any),
+    ]
+    return Mirror(self, children: children)
+  }
 
   func receive(subscription: Subscription) {
     lock.lock()
-    let subject = upstream == nil ? self.subject : nil
-    if subject != nil { upstream = subscription }
-    lock.unlock()
-    guard let subject else {
-      subscription.cancel()
+    guard upstreamSubscription == nil, let subject = downstreamSubject else {
+      lock.unlock()
       return
     }
+    upstreamSubscription = subscription
+    lock.unlock()
     subject.send(subscription: self)
   }
 
-  func receive(_ input: S.Output) -> Subscribers.Demand {
-    lock.withLock { subject }?.send(input)
+  func receive(_ input: Input) -> Subscribers.Demand {
+    lock.lock()
+    guard let subject = downstreamSubject, upstreamSubscription != nil else {
+      lock.unlock()
+      return .none
+    }
+    lock.unlock()
+    subject.send(input)
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<S.Failure>) {
-    let subject = lock.withLock { () -> S? in
-      let subject = self.subject
-      self.subject = nil
-      upstream = nil
-      return subject
+  func receive(completion: Subscribers.Completion<Failure>) {
+    lock.lock()
+    guard let subject = downstreamSubject, upstreamSubscription != nil else {
+      lock.unlock()
+      return
     }
-    subject?.send(completion: completion)
+    downstreamSubject = nil
+    lock.unlock()
+    subject.send(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
-    assertValidRequest(demand)
-    lock.withLock { upstream }?.request(demand)
+    lock.lock()
+    let upstream = upstreamSubscription
+    lock.unlock()
+    upstream?.request(demand)
   }
 
   func cancel() {
-    let upstream = lock.withLock { () -> Subscription? in
-      let upstream = self.upstream
-      self.upstream = nil
-      subject = nil
-      return upstream
+    lock.lock()
+    guard downstreamSubject != nil, let upstream = upstreamSubscription.take() else {
+      lock.unlock()
+      return
     }
-    upstream?.cancel()
+    downstreamSubject = nil
+    lock.unlock()
+    upstream.cancel()
   }
 }
 
 extension Publisher {
-  /// Attaches `subject` to this publisher: the subject re-sends every value and the completion.
-  /// Cancel (or release) the returned cancellable to detach.
+  /// Attaches `subject` to this publisher: the subject re-sends every value and the completion
+  /// (it holds the subject weakly). Cancel (or release) the returned cancellable to detach.
   public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
     let subscriber = SubjectSubscriber(subject)
-    receive(subscriber: subscriber)
+    subscribe(subscriber)
     return AnyCancellable(subscriber)
   }
 }

@@ -11,8 +11,6 @@ import Testing
     #expect(Subscribers.Demand.unlimited + 1 == .unlimited)
     #expect(Subscribers.Demand.max(Int.max) + 1 == .unlimited)
     #expect(Subscribers.Demand.max(5) - .max(2) == .max(3))
-    #expect(Subscribers.Demand.max(2) - .max(5) == .none)
-    #expect(Subscribers.Demand.max(2) - 5 == .none)
     #expect(Subscribers.Demand.unlimited - .max(5) == .unlimited)
     #expect(Subscribers.Demand.max(5) - .unlimited == .none)
     #expect(Subscribers.Demand.max(3) * 4 == .max(12))

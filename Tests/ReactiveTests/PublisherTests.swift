@@ -321,7 +321,9 @@ import Testing
     let box = Box()
     let assign = Subscribers.Assign(object: box, keyPath: \Box.value)
     #expect(assign.description == "Assign Box.")
-    #expect(assign.customMirror.children.count == 2)
+    #expect(assign.customMirror.children.map(\.label) == ["object", "keyPath", "status"])
+    let subject = PassthroughSubject<Int, Never>()
+    subject.subscribe(assign)
     assign.cancel()
     #expect(assign.object == nil)
   }
