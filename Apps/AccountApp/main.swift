@@ -15,5 +15,5 @@ let root = AccountCommands.root(name: "account", environment: environment)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
     [try AccountScreens.feature(context: context, environment: environment)]
-  })
+  }, travellerLanguage: BackendServices.travellerLanguage)
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -13,5 +13,5 @@ let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
     let payer = try BackendServices.bookingAccount(dataDirectory: context.dataDirectory)
     return [try BookingScreens.feature(services: services, account: payer, context: context)]
-  })
+  }, travellerLanguage: BackendServices.travellerLanguage)
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -11,5 +11,5 @@ let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in
     let payer = try BackendServices.bookingAccount(dataDirectory: context.dataDirectory)
     return [try HotelScreens.feature(environment: environment, context: context, account: payer)]
-  })
+  }, travellerLanguage: BackendServices.travellerLanguage)
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

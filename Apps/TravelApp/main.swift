@@ -48,4 +48,6 @@ let app = root.openingInteractiveApp { context in
     try AccountScreens.feature(context: context, environment: accountEnvironment),
   ]
 }
-exit(CommandLineTool(root: app).run(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(
+  CommandLineTool(root: app, travellerLanguage: BackendServices.travellerLanguage).run(
+    arguments: Array(CommandLine.arguments.dropFirst())))

@@ -14,10 +14,17 @@ public struct CommandLineTool: Sendable {
   public var root: Command
   /// Printed by `--version`.
   public var version: String
+  /// The signed-in traveller's language in a data directory, for ``CLIContext/travellerLanguage``
+  /// (the apps read the Account preferences; nil: English).
+  public var travellerLanguage: @Sendable (_ dataDirectory: URL) -> Strings.Language?
 
-  public init(root: Command, version: String = TravelVersion.current) {
+  public init(
+    root: Command, version: String = TravelVersion.current,
+    travellerLanguage: @escaping @Sendable (_ dataDirectory: URL) -> Strings.Language? = { _ in nil }
+  ) {
     self.root = root
     self.version = version
+    self.travellerLanguage = travellerLanguage
   }
 
   /// The global options, listed in every help text.
@@ -105,14 +112,17 @@ public struct CommandLineTool: Sendable {
     let clock = try TravelClock.configured(
       speedOption: parsed.options["clock-speed"]?.last, startOption: parsed.options["clock-start"]?.last,
       environment: environment)
+    let dataDirectory = DataDirectory.resolve(option: parsed.options["data-dir"]?.last, environment: environment)
+    let reader = travellerLanguage
     let context = CLIContext(
       json: parsed.flags.contains("json"),
       useColor: console.isTerminal && !parsed.flags.contains("no-color") && environment["NO_COLOR"] == nil,
-      dataDirectory: DataDirectory.resolve(option: parsed.options["data-dir"]?.last, environment: environment),
+      dataDirectory: dataDirectory,
       environment: environment,
       console: console,
       executableName: root.name,
-      clock: clock
+      clock: clock,
+      travellerLanguage: { reader(dataDirectory) ?? .english }
     )
     guard let action = command.action else {
       if let word = parsed.arguments.first {

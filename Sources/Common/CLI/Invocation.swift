@@ -2,6 +2,10 @@ import Foundation
 
 /// The settings every command shares, parsed from the global options and the environment.
 public struct CLIContext: Sendable {
+  /// How amounts are written for the traveller in human output (``MoneyFormat`` in their
+  /// language; reads the preference: call it once per command).
+  public var money: MoneyFormat { MoneyFormat(travellerLanguage()) }
+
   /// `--json`: one JSON document on stdout (camelCase keys, UTF-8).
   public var json: Bool
   /// Colour is on only on a terminal, without `--no-color` and without `NO_COLOR`.
@@ -15,11 +19,16 @@ public struct CLIContext: Sendable {
   public var executableName: String
   /// The app's clock (`--clock-speed`, `--clock-start`): real time unless asked otherwise.
   public var clock: TravelClock
+  /// The signed-in traveller's language preference (English when nobody is signed in or it cannot
+  /// be read), read from the data directory each time it is called: call it once per command.
+  public var travellerLanguage: @Sendable () -> Strings.Language
 
   public init(
     json: Bool, useColor: Bool, dataDirectory: URL, environment: [String: String], console: Console,
-    executableName: String, clock: TravelClock = .realTime
+    executableName: String, clock: TravelClock = .realTime,
+    travellerLanguage: @escaping @Sendable () -> Strings.Language = { .english }
   ) {
+    self.travellerLanguage = travellerLanguage
     self.json = json
     self.useColor = useColor
     self.dataDirectory = dataDirectory

@@ -17,15 +17,17 @@ public enum HotelScreens {
   ///   - scheduler: where view-model outputs are delivered (the main queue in an app).
   ///   - backgroundScheduler: where the checkout calls `account` (a global queue in an app).
   ///   - today: the earliest check-in (the user's local date).
+  ///   - money: how amounts are written (``MoneyFormat`` in the traveller's language).
   public static func root(
     client: HotelClient, account: BookingAccount = .unavailable, scheduler: AnySchedulerOf<DispatchQueue>,
     backgroundScheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global(qos: .userInitiated)
       .eraseToAnyScheduler(),
-    today: LocalDate
+    today: LocalDate, money: MoneyFormat = .english
   ) -> some Screen {
     HotelSearchScreen(
       environment: HotelScreenEnvironment(
-        client: client, account: account, scheduler: scheduler, backgroundScheduler: backgroundScheduler, today: today))
+        client: client, account: account, scheduler: scheduler, backgroundScheduler: backgroundScheduler, today: today,
+        money: money))
   }
 }
 
@@ -37,6 +39,8 @@ struct HotelScreenEnvironment {
   /// Where the checkout's account calls run.
   var backgroundScheduler: AnySchedulerOf<DispatchQueue>
   var today: LocalDate
+  /// How amounts are written (the traveller's language).
+  var money: MoneyFormat = .english
 }
 
 /// Void publishers of a screen's view-model outputs, merged for ``Screen/changes``.
