@@ -22,5 +22,5 @@ let tool = CommandLineTool(
       try RemoteWiring(context)?.accountSession()
       ?? BackendServices.accountSession(dataDirectory: context.dataDirectory)
     return [try AccountScreens.feature(context: context, environment: environment, session: session)]
-  })
+  }, travellerLanguage: BackendServices.travellerLanguage)
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -23,5 +23,5 @@ let tool = CommandLineTool(
       try RemoteWiring(context)?.accountSession()
       ?? BackendServices.accountSession(dataDirectory: context.dataDirectory)
     return [try BookingScreens.feature(services: services, session: session, context: context)]
-  })
+  }, travellerLanguage: BackendServices.travellerLanguage)
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

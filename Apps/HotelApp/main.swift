@@ -17,5 +17,5 @@ let tool = CommandLineTool(
       try RemoteWiring(context)?.accountSession()
       ?? BackendServices.accountSession(dataDirectory: context.dataDirectory)
     return [try HotelScreens.feature(environment: environment, context: context, session: session)]
-  })
+  }, travellerLanguage: BackendServices.travellerLanguage)
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

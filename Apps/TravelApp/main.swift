@@ -67,4 +67,6 @@ let app = root.openingInteractiveApp { context in
     try AccountScreens.feature(context: context, environment: accountEnvironment, session: session),
   ]
 }
-exit(CommandLineTool(root: app).run(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(
+  CommandLineTool(root: app, travellerLanguage: BackendServices.travellerLanguage).run(
+    arguments: Array(CommandLine.arguments.dropFirst())))

@@ -28,3 +28,17 @@ extension BackendServices {
       workQueue: queue, watchQueue: queue)
   }
 }
+
+extension BackendServices {
+  /// The language preference of the traveller signed in on `dataDirectory` (its session file and
+  /// Account preferences), or nil when nobody is signed in or it cannot be read: the apps give
+  /// it to `CommandLineTool` so human output writes amounts the traveller's way (``MoneyFormat``).
+  /// Reads only (a search in a read-only or missing directory writes nothing).
+  @Sendable public static func travellerLanguage(dataDirectory: URL) -> Strings.Language? {
+    guard let token = (try? SessionFile(dataDirectory: dataDirectory).read()) ?? nil,
+      let services = try? BackendServices(dataDirectory: dataDirectory),
+      let preferences = try? services.accounts.preferences(token: token)
+    else { return nil }
+    return Strings.Language(tag: preferences.language)
+  }
+}

@@ -66,17 +66,6 @@ struct OfferPricing {
       currency: currency)
   }
 
-  /// `minor` minor units of ``currency`` as ``Common/Money/description`` writes them, without
-  /// `Decimal`: `"153.27 USD"`, `"-3.00 USD"`, `"1500 JPY"`, `"0.125 KWD"`.
-  func text(minorUnits minor: Int64) -> String {
-    var number = String(minor.magnitude)
-    if digits > 0 {
-      if number.count <= digits { number = String(repeating: "0", count: digits + 1 - number.count) + number }
-      number.insert(".", at: number.index(number.endIndex, offsetBy: -digits))
-    }
-    return (minor < 0 ? "-" : "") + number + " " + currency
-  }
-
   /// `value / divisor` (divisor > 0) rounded half away from zero.
   static func divideRounded(_ value: Int128, by divisor: Int128) -> Int64 {
     let magnitude = (2 * value.magnitude + UInt128(divisor)) / (2 * UInt128(divisor))

@@ -96,7 +96,7 @@ public enum BookingCommands {
         let request = try parseSearch(invocation)
         let offers = try services.flights(invocation.context).search(request)
         try invocation.context.emit(json: ["offers": offers]) {
-          FlightText.offers(offers, request: request)
+          FlightText.offers(offers, request: request, money: invocation.context.money)
         }
       }
     )
@@ -205,7 +205,9 @@ public enum BookingCommands {
           throw ServiceError.notSignedIn
         }
         let booked = try makeBooking(invocation.context).book(request, token: token)
-        try invocation.context.emit(json: ["reservation": booked]) { FlightText.booked(booked) }
+        try invocation.context.emit(json: ["reservation": booked]) {
+          FlightText.booked(booked, money: invocation.context.money)
+        }
       }
     )
   }

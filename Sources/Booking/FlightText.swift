@@ -30,17 +30,19 @@ public enum FlightText {
       "\(itinerary.departure.localDate)  \(times(itinerary))  \(stops(itinerary.stops))\(via)  \(duration(itinerary.durationMinutes))  \(flights)"
   }
 
-  /// The result list of `search`.
-  public static func offers(_ offers: [FlightOffer], request: FlightSearchRequest) -> String {
+  /// The result list of `search`, amounts written by `money`.
+  public static func offers(_ offers: [FlightOffer], request: FlightSearchRequest, money: MoneyFormat = .english)
+    -> String
+  {
     guard !offers.isEmpty else {
       return
         "No flights from \(request.origin) to \(request.destination) on \(request.departureDate) with at most \(stops(request.maxStops)) (try --max-stops 2 or another date)."
     }
     var lines: [String] = []
     for (number, offer) in offers.enumerated() {
-      let each = offer.adults > 1 ? " (\(offer.perPassenger.total.formatted()) per adult)" : ""
+      let each = offer.adults > 1 ? " (\(money.string(offer.perPassenger.total)) per adult)" : ""
       lines.append(
-        "\(number + 1). \(offer.price.formatted())\(each)  \(offer.cabin.displayName), \(offer.seatsAvailable) seats left"
+        "\(number + 1). \(money.string(offer.price))\(each)  \(offer.cabin.displayName), \(offer.seatsAvailable) seats left"
       )
       for itinerary in offer.itineraries { lines.append("   " + Self.itinerary(itinerary)) }
       lines.append("   id: \(offer.id)")
@@ -48,11 +50,11 @@ public enum FlightText {
     return lines.joined(separator: "\n")
   }
 
-  /// The confirmation of `book`.
-  public static func booked(_ reservation: Reservation) -> String {
+  /// The confirmation of `book`, amounts written by `money`.
+  public static func booked(_ reservation: Reservation, money: MoneyFormat = .english) -> String {
     var lines = ["Booked: \(reservation.summary)"]
     if let locator = reservation.locator { lines.append("Record locator (PNR): \(locator)") }
-    lines.append("Total charged: \(reservation.total.formatted())")
+    lines.append("Total charged: \(money.string(reservation.total))")
     lines.append("Reservation: \(reservation.id) (status \(reservation.status.rawValue))")
     return lines.joined(separator: "\n")
   }

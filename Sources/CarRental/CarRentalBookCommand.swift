@@ -31,7 +31,9 @@ extension CarRentalCommands {
           cardID: invocation.value("card"), idempotencyKey: invocation.value("idempotency-key"),
           allowDuplicate: invocation.flag("allow-duplicate"))
         let reservation = try environment.service(invocation.context).book(request)
-        try invocation.context.emit(json: ReservationDocument(reservation)) { CarRentalText.reservation(reservation) }
+        try invocation.context.emit(json: ReservationDocument(reservation)) {
+          CarRentalText.reservation(reservation, money: invocation.context.money)
+        }
       })
   }
 }
@@ -66,14 +68,15 @@ struct ReservationDocument: Encodable {
 }
 
 extension CarRentalText {
-  static func reservation(_ reservation: Reservation) -> String {
+  static func reservation(_ reservation: Reservation, money: MoneyFormat) -> String {
     var lines = [
       "\(reservation.status == .confirmed ? "Booked" : "Reservation") \(reservation.id): \(reservation.summary)"
     ]
     if let locator = reservation.locator { lines.append("Confirmation \(locator)") }
     if let driver = reservation.details["driver"]?.stringValue { lines.append("Driver \(driver)") }
     lines.append(
-      "Charged \(reservation.total) · free cancellation until pick-up (account trips cancel \(reservation.id))")
+      "Charged \(money.string(reservation.total)) · free cancellation until pick-up (account trips cancel \(reservation.id))"
+    )
     return lines.joined(separator: "\n")
   }
 }

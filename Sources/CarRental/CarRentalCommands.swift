@@ -29,7 +29,7 @@ public enum CarRentalCommands {
         rate when that is cheaper. An unknown, expired or not yet valid --promo is invalid input (exit 2); a
         valid code that does not fit an offer (company, minimum days) leaves that offer without it and says why.
         """,
-      subcommands: [search(environment), companies(environment), book(environment)]
+      subcommands: [search(environment), companies(environment), promotions(environment), book(environment)]
     )
   }
 
@@ -53,20 +53,42 @@ public enum CarRentalCommands {
       action: { invocation in
         let query = try parseSearch(invocation)
         let result = try environment.service(invocation.context).search(query)
-        try invocation.context.emit(json: SearchDocument(result)) { CarRentalText.searchResult(result) }
+        try invocation.context.emit(json: SearchDocument(result)) {
+          CarRentalText.searchResult(result, money: invocation.context.money)
+        }
       })
   }
 
   static func companies(_ environment: CarRentalEnvironment) -> Command {
     Command(
       name: "companies",
-      summary: "The rental companies with a desk at a place: hours, fleet, one-way policy.",
+      summary: "The rental companies with a desk at a place: hours, fleet, one-way policy (fee in your currency).",
       options: [.option("pickup", "PLACE", help: "IATA airport code or city name.", required: true)],
       examples: ["--pickup LAX"],
       action: { invocation in
         let place = try invocation.required("pickup")
         let companies = try environment.service(invocation.context).companies(at: place)
-        try invocation.context.emit(json: CompaniesDocument(companies)) { CarRentalText.companies(companies) }
+        try invocation.context.emit(json: CompaniesDocument(companies)) {
+          CarRentalText.companies(companies, money: invocation.context.money)
+        }
+      })
+  }
+
+  static func promotions(_ environment: CarRentalEnvironment) -> Command {
+    Command(
+      name: "promotions",
+      summary: "The promo codes for --promo: discount, pick-up dates, minimum days, companies.",
+      discussion: """
+        A code applies to a rental picked up between its first and last valid date (local date at the desk), of at
+        least its minimum days, with one of its companies (all when none is listed). A percent is taken off the
+        rental line; a fixed amount is in its own currency and converted into yours on the offer.
+        """,
+      examples: ["", "--json"],
+      action: { invocation in
+        let codes = try environment.service(invocation.context).promoCodes()
+        try invocation.context.emit(json: PromotionsDocument(codes)) {
+          CarRentalText.promotions(codes, money: invocation.context.money)
+        }
       })
   }
 
@@ -109,6 +131,39 @@ struct SearchDocument: Encodable {
         pickup: offer.pickup.iso8601(in: offer.pickupLocation.timeZone),
         dropoff: offer.dropoff.iso8601(in: offer.dropoffLocation.timeZone), days: offer.days,
         carsAvailable: offer.carsAvailable, total: offer.total, discounts: offer.discounts)
+    }
+  }
+}
+
+/// `{"promotions": [{"code", "discount": {"percent": "10"} | {"amount": Money}, "validFrom",
+/// "validUntil", "minimumDays", "companies"}]}`.
+struct PromotionsDocument: Encodable {
+  struct Promotion: Encodable {
+    struct Discount: Encodable {
+      var percent: String?
+      var amount: Money?
+    }
+    var code: String
+    var discount: Discount
+    var summary: String
+    var validFrom: String
+    var validUntil: String
+    var minimumDays: Int
+    var companies: [String]
+  }
+
+  var promotions: [Promotion]
+
+  init(_ codes: [PromoCode]) {
+    promotions = codes.map { promo in
+      let discount: Promotion.Discount
+      switch promo.discount {
+      case .percent(let value): discount = .init(percent: "\(value)", amount: nil)
+      case .fixed(let money): discount = .init(percent: nil, amount: money)
+      }
+      return Promotion(
+        code: promo.code, discount: discount, summary: promo.summary, validFrom: promo.validFrom,
+        validUntil: promo.validUntil, minimumDays: promo.minimumDays, companies: promo.companies)
     }
   }
 }

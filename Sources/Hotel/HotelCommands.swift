@@ -86,7 +86,7 @@ public enum HotelCommands {
         let request = try searchRequest(invocation)
         let result = try environment.service(invocation.context).search(request)
         try invocation.context.emit(json: SearchDocument(offers: result.offers.map(SearchOffer.init))) {
-          HotelText.searchResult(result, request: request)
+          HotelText.searchResult(result, request: request, money: invocation.context.money)
         }
       }
     )
@@ -143,10 +143,11 @@ public enum HotelCommands {
             hotelId: id, checkIn: checkIn, checkOut: checkOut, guests: try whole(invocation, "guests") ?? 1,
             rooms: try whole(invocation, "rooms") ?? 1)
           policy = HotelCancellation.summary(
-            checkIn: checkIn, timeZone: TimeZone(identifier: hotel.timeZone) ?? .gmt)
+            checkIn: checkIn, timeZone: TimeZone(identifier: hotel.timeZone) ?? .gmt, at: environment.now(),
+            firstNight: nil)
         }
         let document = ShowDocument(hotel: hotel, details: details, offers: offers, cancellationPolicy: policy)
-        try invocation.context.emit(json: document) { HotelText.show(document) }
+        try invocation.context.emit(json: document) { HotelText.show(document, money: invocation.context.money) }
       }
     )
   }
@@ -196,7 +197,9 @@ public enum HotelCommands {
             offerId: offerId, guestName: guest, cardId: invocation.value("card"),
             idempotencyKey: invocation.value("idempotency-key"), allowDuplicate: invocation.flag("allow-duplicate")),
           token: token)
-        try invocation.context.emit(json: ["reservation": reservation]) { HotelText.booked(reservation) }
+        try invocation.context.emit(json: ["reservation": reservation]) {
+          HotelText.booked(reservation, money: invocation.context.money)
+        }
       }
     )
   }
@@ -240,7 +243,7 @@ public enum HotelCommands {
         let map = try HotelMapData.build(service: service, request: request)
         let svg = HotelMapSVG(
           title: "Hotels near \(map.center.name), \(checkIn!) → \(checkOut!)", center: map.center, radiusKm: radius,
-          dots: map.dots)
+          dots: map.dots, money: invocation.context.money)
         let slug = map.center.name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
         let url = try ExportFile.write(
           Data(svg.render().utf8), to: path, defaultName: "hotels-\(slug)-\(checkIn!).svg")

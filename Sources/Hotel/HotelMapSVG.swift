@@ -30,8 +30,11 @@ public struct HotelMapSVG: Sendable {
   public var dots: [Dot]
   /// Side of the square picture, in pixels.
   public var size: Int = 800
+  /// How the prices in the labels and the legend are written (the traveller's language).
+  public var money: MoneyFormat
 
-  public init(title: String, center: HotelSearchCenter, radiusKm: Double, dots: [Dot]) {
+  public init(title: String, center: HotelSearchCenter, radiusKm: Double, dots: [Dot], money: MoneyFormat = .english) {
+    self.money = money
     self.title = title
     self.center = center
     self.radiusKm = radiusKm
@@ -89,7 +92,7 @@ public struct HotelMapSVG: Sendable {
       var label = dot.name
       if let price = dot.price, price.currencyCode == currency {
         color = Self.bandColors[Self.band(of: price.amount, in: bands)]
-        label += ", \(price.amountString) \(price.currencyCode)/night"
+        label += ", \(money.string(price, per: "night"))"
       } else {
         color = Self.soldOutColor
         label += ", no free room"
@@ -125,7 +128,7 @@ public struct HotelMapSVG: Sendable {
           "<circle cx=\"\(f(legendX + 6))\" cy=\"\(f(legendY + 6))\" r=\"6\" fill=\"\(Self.bandColors[index])\" stroke=\"#333\" stroke-width=\"0.5\"/>"
         )
         out.append(
-          "<text x=\"\(f(legendX + 16))\" y=\"\(f(legendY + 11))\" font-size=\"12\">\(Money(amount: low, currency: currency).rounded().amountString)</text>"
+          "<text x=\"\(f(legendX + 16))\" y=\"\(f(legendY + 11))\" font-size=\"12\">\(Self.escape(money.string(Money(amount: low, currency: currency))))</text>"
         )
         legendX += 72
       }

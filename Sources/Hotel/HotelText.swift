@@ -5,7 +5,7 @@ import Foundation
 enum HotelText {
   static func stars(_ n: Int) -> String { String(repeating: "*", count: n) + String(repeating: " ", count: 5 - n) }
 
-  static func searchResult(_ result: HotelSearchResult, request: HotelSearchRequest) -> String {
+  static func searchResult(_ result: HotelSearchResult, request: HotelSearchRequest, money: MoneyFormat) -> String {
     let nights = request.checkIn.days(to: request.checkOut)
     var lines = [
       "Hotels within \(HotelMapSVG.number(result.radiusKm)) km of \(result.center.name), \(request.checkIn) → \(request.checkOut) "
@@ -19,14 +19,14 @@ enum HotelText {
     for offer in result.offers {
       lines.append(
         "\(stars(offer.stars))  \(String(format: "%4.1f", offer.guestRating))  \(offer.name) — \(offer.roomType.rawValue), "
-          + "\(String(format: "%.1f", offer.distanceKm)) km, \(offer.nightlyRate.amountString) \(offer.nightlyRate.currencyCode)/night, "
-          + "total \(offer.total.amountString) \(offer.total.currencyCode) (\(offer.roomsAvailable) left)")
+          + "\(String(format: "%.1f", offer.distanceKm)) km, \(money.string(offer.nightlyRate, per: "night")), "
+          + "total \(money.string(offer.total)) (\(offer.roomsAvailable) left)")
       lines.append("      \(offer.id)")
     }
     return lines.joined(separator: "\n")
   }
 
-  static func show(_ document: ShowDocument) -> String {
+  static func show(_ document: ShowDocument, money: MoneyFormat) -> String {
     let hotel = document.hotel
     var lines = [
       "\(hotel.name)  \(String(repeating: "*", count: hotel.stars))  rating \(hotel.guestRating)/10",
@@ -44,10 +44,10 @@ enum HotelText {
       lines.append("")
       lines.append(offers.isEmpty ? "No room type is free on every night of the stay." : "Offers:")
       for offer in offers {
-        let nightly = offer.nightlyRates.map { "\($0.date) \($0.rate.amountString)" }.joined(separator: ", ")
+        let nightly = offer.nightlyRates.map { "\($0.date) \(money.string($0.rate))" }.joined(separator: ", ")
         lines.append(
-          "  \(offer.roomType.rawValue): \(offer.nightlyRate.amountString) \(offer.total.currencyCode)/night avg, "
-            + "taxes \(offer.taxes.amountString), total \(offer.total.amountString) \(offer.total.currencyCode) (\(offer.roomsAvailable) left)"
+          "  \(offer.roomType.rawValue): \(money.string(offer.nightlyRate, per: "night")) avg, "
+            + "taxes \(money.string(offer.taxes)), total \(money.string(offer.total)) (\(offer.roomsAvailable) left)"
         )
         lines.append("    nights: \(nightly)")
         lines.append("    \(offer.id)")
@@ -61,8 +61,11 @@ enum HotelText {
     return lines.joined(separator: "\n")
   }
 
-  static func booked(_ reservation: Reservation) -> String {
-    "Booked \(reservation.id): \(reservation.summary), total \(reservation.total.amountString) \(reservation.total.currencyCode)"
-      + (reservation.locator.map { ", confirmation \($0)" } ?? "") + ".\n\(HotelCancellation.rule)"
+  /// The confirmation, with the cancellation policy as it applied when the booking was made (a
+  /// booking after the free-cancellation deadline says at once that the first night is due).
+  static func booked(_ reservation: Reservation, money: MoneyFormat) -> String {
+    let policy = reservation.details["cancellationPolicy"]?.stringValue ?? HotelCancellation.rule
+    return "Booked \(reservation.id): \(reservation.summary), total \(money.string(reservation.total))"
+      + (reservation.locator.map { ", confirmation \($0)" } ?? "") + ".\nCancellation: \(policy)"
   }
 }

@@ -346,25 +346,78 @@ import Testing
     #expect(deeper.stderr.contains("the directory \(missing.path) does not exist"))
     #expect(!FileManager.default.fileExists(atPath: missing.path))
 
-    let cancel = harness.run(["trips", "cancel", older.id])
+    let cancel = harness.run(["trips", "cancel", older.id, "--yes"])
     #expect(cancel.status == 0)
     #expect(cancel.stdout.contains("Cancelled \(older.id); refunded $100.00"))
-    #expect(harness.run(["trips", "cancel", older.id]).status == 1)
+    #expect(harness.run(["trips", "cancel", older.id, "--yes"]).status == 1)
     #expect(harness.run(["trips", "show", "res_999"]).status == 1)
   }
 
-  @Test func trips_totalsAreAlsoShownInThePreferredCurrency() {
+  /// Issue #13: one money rule — the amount in the currency charged, written as the traveller's
+  /// language writes it (no second, converted amount).
+  @Test func trips_totals_areWrittenAsChargedInTheTravellersLanguage() {
     let harness = Harness()
     harness.signedInAda()
     harness.services.addReservation(
-      email: "ada@example.com", summary: "SFO → JFK", createdAt: Date(timeIntervalSince1970: 1_790_000_000))
-    #expect(harness.run(["trips", "list"]).stdout.hasSuffix("  $100.00\n"))
-    #expect(harness.run(["preferences", "--currency", "EUR"]).status == 0)
+      email: "ada@example.com", summary: "SFO → JFK", createdAt: Date(timeIntervalSince1970: 1_790_000_000),
+      total: Money(amount: Decimal(string: "1234.5")!, currency: "USD"))
+    #expect(harness.run(["trips", "list"]).stdout.hasSuffix("  $1,234.50\n"))
+    #expect(harness.run(["preferences", "--currency", "EUR", "--language", "de"]).status == 0)
     let list = harness.run(["trips", "list"]).stdout
-    #expect(list.contains("  $100.00 (≈ €"), "\(list)")
+    #expect(list.hasSuffix("  1.234,50\u{A0}$\n"), "\(list)")
+    #expect(!list.contains("≈"))
     let json = harness.run(["trips", "list", "--json"]).stdout
-    #expect(!json.contains("≈"))
-    #expect(harness.run(["preferences", "--currency", "XOF"]).status == 2)
+    #expect(json.contains("\"amount\" : \"1234.50\""))
+  }
+
+  /// Issue #13: `trips cancel` shows the fee, the refund and the deadline in local time before it
+  /// acts; on a terminal it asks; without one it needs --yes (exit 2, the terms in the error).
+  @Test func trips_cancel_showsTheTermsFirst_asks_andNeedsYesWithoutATerminal() throws {
+    let harness = Harness()
+    harness.signedInAda()
+    let start = Date(timeIntervalSince1970: 1_797_688_800)  // 2026-12-19 14:00 UTC, 15:00 in Paris
+    var hotel = harness.services.addReservation(
+      email: "ada@example.com", kind: .hotel, summary: "Hotel Test, Paris",
+      createdAt: Date(timeIntervalSince1970: 1_790_000_000), startsAt: start,
+      endsAt: start.addingTimeInterval(3 * 86_400), total: Money(amount: 300, currency: "EUR"))
+    hotel = harness.services.setDetails(
+      hotel.id, ["timeZone": .string("Europe/Paris"), "testFee": .string("112.20")])
+
+    // Piped, without --yes: nothing is cancelled; the terms are in the error.
+    let piped = harness.run(["trips", "cancel", hotel.id, "--json"])
+    #expect(piped.status == 2)
+    #expect(piped.stdout.contains("\"code\" : \"confirmation_required\""))
+    #expect(piped.stdout.contains("\"fee\" : \"112.20\"") && piped.stdout.contains("\"refund\" : \"187.80\""))
+    #expect(piped.stdout.contains("\"deadline\" : \"2026-12-19T15:00:00+01:00\""))
+    #expect(piped.stderr.contains("--yes"))
+    // At a terminal: the terms, then the question; "n" keeps the reservation.
+    let declined = harness.run(["trips", "cancel", hotel.id], input: ["n"], interactive: true)
+    #expect(declined.status == 1)
+    #expect(declined.stdout.contains("Cancellation fee €112.20"))
+    #expect(declined.stdout.contains("Refund €187.80"))
+    #expect(declined.stdout.contains("Free cancellation ended 2026-12-19 15:00 (Europe/Paris)"))
+    #expect(declined.stderr.contains("Cancel \(hotel.id)? [y/N]"))
+    #expect(try harness.services.reservation(id: hotel.id, token: harness.token()).status == .confirmed)
+    // "y" cancels at those terms; the trip then shows the fee and the refund.
+    let accepted = harness.run(["trips", "cancel", hotel.id], input: ["y"], interactive: true)
+    #expect(accepted.status == 0, "\(accepted.stderr)")
+    #expect(accepted.stdout.contains("refunded €187.80"))
+    #expect(accepted.stdout.contains("Cancellation fee €112.20"))
+    let shown = harness.run(["trips", "show", hotel.id])
+    #expect(shown.stdout.contains("Cancellation fee €112.20") && shown.stdout.contains("Refunded €187.80"))
+    let json = harness.run(["trips", "show", hotel.id, "--json"]).stdout
+    #expect(json.contains("\"cancellationFee\" : {") && json.contains("\"amount\" : \"112.20\""))
+  }
+
+  @Test func trips_cancel_yesJSON_givesTheTermsApplied() throws {
+    let harness = Harness()
+    harness.signedInAda()
+    let trip = harness.services.addReservation(
+      email: "ada@example.com", summary: "SFO → JFK", createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+    let done = harness.run(["trips", "cancel", trip.id, "--yes", "--json"])
+    #expect(done.status == 0, "\(done.stderr)")
+    #expect(done.stdout.contains("\"cancellation\" : {") && done.stdout.contains("\"status\" : \"cancelled\""))
+    #expect(done.stdout.contains("\"refund\" : {"))
   }
 
   @Test func trips_mountedAsTravelTrips_namesTheAssembledCommand() {

@@ -195,9 +195,20 @@ import Testing
     #expect(exports.values.count == 1)
     #expect(exports.values.first?.calendar.contains("UID:\(older.id)@travel.app\r\n") == true)
 
+    // Cancelling shows the terms first; nothing is cancelled until they are confirmed.
     viewModel.cancelTapped(id: older.id)
     scheduler.advance()
+    #expect(viewModel.pendingCancellation?.reservationId == older.id)
+    #expect(viewModel.pendingCancellation?.refund == older.total)
+    #expect(viewModel.trips.map(\.status) == [.confirmed, .confirmed])
+    viewModel.cancelDismissed()
+    #expect(viewModel.pendingCancellation == nil)
+    viewModel.cancelTapped(id: older.id)
+    scheduler.advance()
+    viewModel.cancelConfirmed()
+    scheduler.advance()
     #expect(viewModel.selected?.status == .cancelled)
+    #expect(viewModel.cancelled?.cancellationFee == Money.zero("USD"))
     #expect(viewModel.trips.map(\.status) == [.confirmed, .cancelled])
   }
 }

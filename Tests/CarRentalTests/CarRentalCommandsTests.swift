@@ -46,7 +46,7 @@ import Testing
     #expect(status == 0)
     #expect(console.output.contains("Compact, 4-5 door, automatic, air conditioning"))
     #expect(console.output.contains("Tax"))
-    #expect(console.output.contains("123.45 USD"))
+    #expect(console.output.contains("$123.45"))
   }
 
   @Test func malformedDateTime_exitsTwo() {
@@ -119,6 +119,17 @@ struct StubCarService: CarRentalService {
   func search(_ query: CarSearchQuery) throws -> CarSearchResult {
     if let error { throw error }
     return CarSearchResult(offers: [Self.offer(query)], notices: [], currency: "USD")
+  }
+
+  func promoCodes() throws -> [PromoCode] {
+    [
+      PromoCode(
+        code: "WINTER10", discount: .percent(10), validFrom: "2026-11-01", validUntil: "2027-02-28", minimumDays: 3,
+        companies: []),
+      PromoCode(
+        code: "ZEPHYR25", discount: .fixed(Money(amount: 25, currency: "USD")), validFrom: "2026-01-01",
+        validUntil: "2027-12-31", minimumDays: 1, companies: ["zephyr"]),
+    ]
   }
 
   func companies(at place: String) throws -> [CompanyAtPlace] {

@@ -72,7 +72,7 @@ import Testing
     try assertSnapshot(of: view, width: 24, height: 5, named: "price-calculator-narrow")
     let yen = PriceCalculatorView(
       lines: [("3 nights", Money(amount: 45000, currency: "JPY"))], total: Money(amount: 45000, currency: "JPY"),
-      locale: Locale(identifier: "ja_JP"))
+      money: MoneyFormat(.german))
     try assertSnapshot(of: yen, width: 24, height: 3, named: "price-calculator-jpy")
   }
 

@@ -55,7 +55,7 @@ import Testing
     #expect(status == 0)
     #expect(console.output.contains("3 nights, 2 guests, 1 room"))
     #expect(console.output.contains("Quiet Harbour Hotel — double"))
-    #expect(console.output.contains("total 330.00 EUR"))
+    #expect(console.output.contains("€100.00/night, total €330.00"))
     #expect(service.recordedCalls == ["search Paris 2026-12-20 2026-12-23 g2 r1"])
   }
 
@@ -96,7 +96,7 @@ import Testing
     #expect(status == 0)
     #expect(console.output.contains("Quiet Harbour Hotel"))
     #expect(console.output.contains("Free cancellation until 2026-12-19 15:00 hotel time (Europe/Paris"))
-    #expect(console.output.contains("nights: 2026-12-20 100.00, 2026-12-21 100.00, 2026-12-22 100.00"))
+    #expect(console.output.contains("nights: 2026-12-20 €100.00, 2026-12-21 €100.00, 2026-12-22 €100.00"))
     #expect(console.output.contains("Lovely."))
     #expect(run(["show", "h2988507-1", "--check-in", "2026-12-20"]).0 == 2)
   }

@@ -87,22 +87,16 @@ struct AccountRun {
   }
 }
 
-/// The user's language and preferred currency, for human output.
+/// The user's language, for human output: its strings and its way of writing money.
 struct Display {
   var strings: Strings
-  /// The ISO 4217 code prices are also shown in, or nil.
+  /// The ISO 4217 code of the user's preferred currency, or nil.
   var currencyCode: String?
 
-  /// `$161.41`, or `$161.41 (≈ 150,21 €)` when the user prefers another currency (ECB reference
-  /// rates of ``ExchangeRates``; for display only).
-  func price(_ money: Money) -> String {
-    let locale = strings.language.locale
-    var text = money.formatted(locale: locale)
-    if let currencyCode, currencyCode != money.currencyCode,
-      let converted = try? ExchangeRates.reference().convert(money, to: currencyCode)
-    {
-      text += " (≈ \(converted.formatted(locale: locale)))"
-    }
-    return text
-  }
+  /// How amounts are written: the one rule (``MoneyFormat``) in the user's language.
+  var money: MoneyFormat { MoneyFormat(strings.language) }
+
+  /// `$161.41`, `161,41 $`: the amount in the currency it was charged in (never converted: what
+  /// the card was charged is what is shown).
+  func price(_ money: Money) -> String { self.money.string(money) }
 }

@@ -105,6 +105,8 @@ struct ReservationSummary: Encodable {
   var endsAt: String?
   var cancelledAt: String?
   var refunded: Money?
+  /// What the cancellation kept (`total − refunded`), once cancelled.
+  var cancellationFee: Money?
   var details: [String: JSONValue]
 
   init(_ reservation: Reservation) {
@@ -119,6 +121,7 @@ struct ReservationSummary: Encodable {
     endsAt = reservation.endsAt.map { InstantText.iso($0, zone: reservation.endTimeZone) }
     cancelledAt = reservation.cancelledAt.map { InstantText.iso($0) }
     refunded = reservation.refunded
+    cancellationFee = reservation.cancellationFee
     details = reservation.details
   }
 }

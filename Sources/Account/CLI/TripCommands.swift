@@ -73,6 +73,9 @@ enum TripCommands {
     if case .object(let payment)? = reservation.details["payment"], let card = payment["card"]?.stringValue {
       lines.append(strings.format(.tripsChargedTo, ["card": card]))
     }
+    if let fee = reservation.cancellationFee {
+      lines.append(strings.format(.tripsFee, ["amount": display.price(fee)]))
+    }
     if let refunded = reservation.refunded {
       lines.append(strings.format(.tripsRefunded, ["amount": display.price(refunded)]))
     }
@@ -98,20 +101,70 @@ enum TripCommands {
       })
   }
 
+  /// `{"cancellation": quote, "reservation": …}`: the terms applied and the cancelled reservation.
+  struct CancelledDocument: Encodable {
+    var cancellation: CancellationQuote
+    var reservation: ReservationSummary
+  }
+
   static func cancel(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "cancel",
-      summary: "Cancel one of your reservations; its kind's rule decides the refund to the card charged.",
+      summary: "Cancel one of your reservations: shows the fee, the refund and the deadline first, then asks.",
+      discussion: """
+        The terms come first: the cancellation fee, the refund to the card charged and the deadline of the rule
+        (hotels: free until 15:00 hotel time the day before check-in, then the first night; cars: free until pick-up;
+        flights: the fare in full until 7 days before departure, then half, none on the day; taxes always), in the
+        local time of the place. On a terminal the command then asks; scripts pass --yes. Without a terminal and
+        without --yes nothing is cancelled and it exits 2 (confirmation_required) with the terms (with --json, in
+        the error's fields). The cancellation goes through only at the refund shown: if a deadline passed
+        meanwhile it exits 1 (cancellation_terms_changed) and nothing changes.
+        """,
       arguments: [ArgumentSpec("ID", help: "The reservation's id, from 'trips list'.")],
+      options: [.flag("yes", help: "Cancel at the terms shown without asking (for scripts).")],
+      examples: ["res_…", "res_… --yes --json"],
       action: { invocation in
         let id = try invocation.argument(0, name: "ID")
         let run = try AccountRun(invocation, factory)
         let token = try run.token()
-        let reservation = try run.environment.reservations.cancelReservation(id: id, token: token)
+        let reservations = run.environment.reservations
+        let quote = try reservations.cancellationQuote(id: id, token: token)
+        let reservation = try reservations.reservation(id: id, token: token)
         let display = run.display(token: token)
-        try run.context.emit(json: ReservationDocument(reservation: ReservationSummary(reservation))) {
-          let refunded = reservation.refunded ?? Money.zero(reservation.total.currencyCode)
-          return display.strings.format(.tripsCancelled, ["id": reservation.id, "amount": display.price(refunded)])
+        let strings = display.strings
+        let terms =
+          ([strings.format(.tripsCancelQuote, ["id": id, "summary": reservation.summary])]
+          + CancellationText.lines(quote, strings: strings, money: display.money).map { "  " + $0 })
+          .joined(separator: "\n")
+        if !invocation.flag("yes") {
+          let console = run.console
+          guard !run.context.json, console.canAskQuestions else {
+            throw CLIError(
+              code: "confirmation_required",
+              message: "cancelling \(id) needs your confirmation, and there is no terminal to ask on: "
+                + CancellationText.english(quote) + " Nothing was cancelled; to cancel at these terms run "
+                + "'trips cancel \(id) --yes'",
+              exitStatus: 2, details: CancellationText.fields(quote))
+          }
+          console.print(terms)
+          console.writeError(strings.format(.tripsCancelConfirm, ["id": id]))
+          let answer = (console.readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+          guard ["y", "yes", "j", "ja"].contains(answer) else {
+            throw CLIError.refused(strings.format(.tripsCancelKept, ["id": id]), code: "not_confirmed")
+          }
+        } else if !run.context.json {
+          run.console.print(terms)
+        }
+        let cancelled = try reservations.cancelReservation(id: id, token: token, accepting: quote)
+        try run.context.emit(
+          json: CancelledDocument(cancellation: quote, reservation: ReservationSummary(cancelled))
+        ) {
+          let refunded = cancelled.refunded ?? Money.zero(cancelled.total.currencyCode)
+          var lines = [strings.format(.tripsCancelled, ["id": cancelled.id, "amount": display.price(refunded)])]
+          if let fee = cancelled.cancellationFee, fee.amount > 0 {
+            lines.append(strings.format(.tripsFee, ["amount": display.price(fee)]))
+          }
+          return lines.joined(separator: "\n")
         }
       })
   }

@@ -4,9 +4,13 @@ import Reactive
 
 /// The trips screen: every reservation of the user (flights, hotels, cars), newest first.
 ///
-/// Inputs: ``viewAppeared()``, ``tripSelected(id:)``, ``cancelTapped(id:)``, ``exportTapped(id:)``.
-/// Outputs: ``trips`` (newest booking first), ``selected``, ``errorMessage``, ``isBusy``, and
-/// ``exported``: the iCalendar document (RFC 5545) of an exported trip, for the view to save.
+/// Inputs: ``viewAppeared()``, ``tripSelected(id:)``, ``cancelTapped(id:)`` (asks for the terms),
+/// ``cancelConfirmed()`` / ``cancelDismissed()``, ``exportTapped(id:)``.
+/// Outputs: ``trips`` (newest booking first), ``selected``, ``pendingCancellation`` (the terms of a
+/// cancellation, shown before it acts: fee, refund, deadline), ``cancelled`` (the last one done,
+/// with its fee and refund), ``strings`` (the user's language, for words and money),
+/// ``errorMessage``, ``isBusy``, and ``exported``: the iCalendar document (RFC 5545) of an
+/// exported trip, for the view to save.
 public final class TripsViewModel {
   /// An exported trip: its id and the `.ics` text.
   public struct Export: Hashable, Sendable {
@@ -21,6 +25,12 @@ public final class TripsViewModel {
 
   @Published public private(set) var trips: [Reservation] = []
   @Published public private(set) var selected: Reservation?
+  /// The terms of the cancellation asked for, waiting for ``cancelConfirmed()``.
+  @Published public private(set) var pendingCancellation: CancellationQuote?
+  /// The reservation cancelled last (its ``Reservation/cancellationFee`` and refund).
+  @Published public private(set) var cancelled: Reservation?
+  /// The user's language (English until the preferences are read).
+  @Published public private(set) var strings: Strings = .english
   @Published public private(set) var errorMessage: String?
   @Published public private(set) var isBusy = false
   public let exported: AnyPublisher<Export, Never>
@@ -38,12 +48,19 @@ public final class TripsViewModel {
 
   public func viewAppeared() {
     let token = token
-    load {
-      try $0.reservations.reservations(token: token)
-    } then: { [weak self] in
-      self?.trips = Self.newestFirst($0)
+    load { environment in
+      let language = (try? environment.accounts.preferences(token: token)).flatMap {
+        Strings.Language(tag: $0.language)
+      }
+      return (try environment.reservations.reservations(token: token), language)
+    } then: { [weak self] (trips, language) in
+      self?.trips = Self.newestFirst(trips)
+      if let language { self?.strings = Strings(language) }
     }
   }
+
+  /// How amounts are written for this user (``MoneyFormat`` in their language).
+  public var money: MoneyFormat { MoneyFormat(strings.language) }
 
   public func tripSelected(id: String) {
     let token = token
@@ -54,15 +71,37 @@ public final class TripsViewModel {
     }
   }
 
+  /// Asks for the terms of cancelling `id` (``pendingCancellation``); nothing is cancelled yet.
   public func cancelTapped(id: String) {
     let token = token
+    pendingCancellation = nil
     load { environment in
-      let cancelled = try environment.reservations.cancelReservation(id: id, token: token)
+      try environment.reservations.cancellationQuote(id: id, token: token)
+    } then: { [weak self] in
+      self?.pendingCancellation = $0
+    }
+  }
+
+  /// Cancels at the terms shown (``pendingCancellation``): a refund that changed meanwhile (a
+  /// deadline passed) is refused (`cancellation_terms_changed`) and the new terms are shown.
+  public func cancelConfirmed() {
+    guard let quote = pendingCancellation else { return }
+    let token = token
+    pendingCancellation = nil
+    load { environment in
+      let cancelled = try environment.reservations.cancelReservation(
+        id: quote.reservationId, token: token, accepting: quote)
       return (cancelled, try environment.reservations.reservations(token: token))
     } then: { [weak self] (cancelled, all) in
       self?.selected = cancelled
+      self?.cancelled = cancelled
       self?.trips = Self.newestFirst(all)
     }
+  }
+
+  /// Keeps the reservation: the terms shown are dropped.
+  public func cancelDismissed() {
+    pendingCancellation = nil
   }
 
   public func exportTapped(id: String) {

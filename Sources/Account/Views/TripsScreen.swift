@@ -3,9 +3,10 @@ import CommonUI
 import Foundation
 import Reactive
 
-/// Trips over ``TripsViewModel``: every reservation, newest first; `c` cancels the selected one
-/// (pressed twice, to confirm), `e` exports it as an iCalendar file (RFC 5545) named
-/// `<reservation id>.ics` in the working directory.
+/// Trips over ``TripsViewModel``: every reservation, newest first; `c` shows what cancelling the
+/// selected one costs (the fee, the refund and the deadline in the place's local time) and Enter
+/// then cancels it (Esc keeps it); a cancelled trip shows its fee and refund; `e` exports it as an
+/// iCalendar file (RFC 5545) named `<reservation id>.ics` in the working directory.
 @MainActor
 final class TripsScreen: Screen {
   let title = "Trips"
@@ -13,7 +14,6 @@ final class TripsScreen: Screen {
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
   private var selection = SelectionState()
-  private var confirmCancel: String?
   private var notice: String?
   /// Where exports are written (the working directory).
   var exportDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -26,11 +26,16 @@ final class TripsScreen: Screen {
     }.store(in: &subscriptions)
     model.$errorMessage.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.$isBusy.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
+    model.$pendingCancellation.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
+    model.$strings.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.exported.sink { [weak self] export in self?.save(export) }.store(in: &subscriptions)
     model.viewAppeared()
   }
 
-  var keyHints: [KeyHint] { [KeyHint("↑↓", "move"), KeyHint("c", "cancel trip"), KeyHint("e", "export .ics")] }
+  var keyHints: [KeyHint] {
+    if model.pendingCancellation != nil { return [KeyHint("Enter", "cancel the trip"), KeyHint("Esc", "keep it")] }
+    return [KeyHint("↑↓", "move"), KeyHint("c", "cancel trip"), KeyHint("e", "export .ics")]
+  }
   var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
 
   private var selectedTrip: Reservation? {
@@ -38,13 +43,22 @@ final class TripsScreen: Screen {
   }
 
   func handle(_ key: Key) -> KeyResult {
-    let pending = confirmCancel
-    confirmCancel = nil
     notice = nil
+    if let pending = model.pendingCancellation {
+      // The terms are on screen: Enter (or c again) cancels at them, anything else keeps the trip.
+      switch key {
+      case .enter, .character("c"): model.cancelConfirmed()
+      case .escape: model.cancelDismissed()
+      default:
+        model.cancelDismissed()
+        return pending.reservationId == selectedTrip?.id ? handle(key) : .handled
+      }
+      return .handled
+    }
     switch key {
     case .character("c"):
       guard let trip = selectedTrip, trip.status != .cancelled else { return .handled }
-      if pending == trip.id { model.cancelTapped(id: trip.id) } else { confirmCancel = trip.id }
+      model.cancelTapped(id: trip.id)
     case .character("e"):
       if let trip = selectedTrip { model.exportTapped(id: trip.id) }
     default:
@@ -74,7 +88,7 @@ final class TripsScreen: Screen {
         Line([
           Span(trip.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0), style: buffer.theme.muted),
           Span(DisplayWidth.truncate(trip.summary, to: 50).padding(toLength: 52, withPad: " ", startingAt: 0)),
-          Span(trip.total.formatted().padding(toLength: 14, withPad: " ", startingAt: 0)),
+          Span(model.money.string(trip.total).padding(toLength: 14, withPad: " ", startingAt: 0)),
           Span(trip.status.rawValue, style: trip.status == .cancelled ? buffer.theme.muted : buffer.theme.accent),
         ])
       }
@@ -83,8 +97,29 @@ final class TripsScreen: Screen {
           in: Rect(x: area.x + 1, y: area.y + 1, width: area.width - 1, height: min(12, trips.count)), into: &buffer)
     }
     var y = area.y + 2 + min(12, max(1, trips.count))
-    if let id = confirmCancel {
-      buffer.write("Press c again to cancel \(id).", x: area.x + 1, y: y, style: buffer.theme.warning)
+    let strings = model.strings
+    if let quote = model.pendingCancellation {
+      let summary = trips.first { $0.id == quote.reservationId }?.summary ?? ""
+      let lines =
+        [strings.format(.tripsCancelQuote, ["id": quote.reservationId, "summary": summary])]
+        + CancellationText.lines(quote, strings: strings, money: model.money)
+      for (index, line) in lines.enumerated() {
+        let paragraph = Paragraph(line, style: index == 0 ? buffer.theme.warning : .plain)
+        let rows = min(2, paragraph.height(forWidth: area.width - 3))
+        paragraph.render(
+          in: Rect(x: area.x + (index == 0 ? 1 : 3), y: y, width: area.width - 3, height: rows), into: &buffer)
+        y += rows
+      }
+      buffer.write(
+        strings.format(.tripsCancelAppConfirm, ["id": quote.reservationId]), x: area.x + 1, y: y,
+        maxWidth: area.width - 1, style: buffer.theme.warning)
+      y += 1
+    } else if let trip = selectedTrip, trip.status == .cancelled, let refunded = trip.refunded {
+      let fee = trip.cancellationFee ?? Money.zero(trip.total.currencyCode)
+      let text =
+        "\(trip.id): " + strings.format(.tripsFee, ["amount": model.money.string(fee)]) + " · "
+        + strings.format(.tripsRefunded, ["amount": model.money.string(refunded)])
+      buffer.write(text, x: area.x + 1, y: y, maxWidth: area.width - 1, style: buffer.theme.muted)
       y += 1
     }
     if let error = model.errorMessage {

@@ -15,11 +15,13 @@ import Foundation
 /// - **Airport concession fee**: a percent of (rental − discounts) when picked up at an airport.
 /// - **Tax**: the pick-up country's percent of everything above.
 ///
-/// Every rate is converted into the user's currency at full precision (the ECB reference rates per
-/// euro, as an exact ratio of integers: ``OfferPricing``); each line is then rounded to the
-/// currency's minor units (half away from zero) and later lines (discounts, fees, tax) are
-/// computed from the rounded ones, so the total is exactly the sum of the lines shown — as on an
-/// invoice. The engine computes it all in integer minor units (`Int64`, products in `Int128`).
+/// The daily and weekly rates are converted into the user's currency at full precision (the ECB
+/// reference rates per euro, as an exact ratio of integers: ``OfferPricing``) and rounded to the
+/// currency's minor units (half away from zero) as the rental line shows them; the rental line is
+/// those shown rates times the days and weeks (`3 days at €23.75 a day` = €71.25). Each later line
+/// (discounts, fees, tax) is rounded as it is made and computed from the rounded ones, so the
+/// total is exactly the sum of the lines shown — as on an invoice. The engine computes it all in
+/// integer minor units (`Int64`, products in `Int128`).
 public enum CarPricing {
   /// The grace period after a full 24-hour period, in minutes.
   public static let graceMinutes = 29
@@ -62,10 +64,10 @@ public enum CarPricing {
     return (weeks * weekly + rest * daily, weeks > 0)
   }
 
-  /// `"7 days (1 week at the weekly rate 202.80 USD)"`, `"3 days at 39.00 USD a day"`: `daily` and
-  /// `weekly` are the rates as shown (money rounded to minor units, `"39.00 USD"`);
+  /// `"7 days: 1 week at the weekly rate $202.80"`, `"3 days: 3 days at $39.00 a day"`: `daily` and
+  /// `weekly` are the rates as shown (``MoneyFormat``, `"$39.00"`);
   /// `restAtWeeklyRate` whether the 5 to 7 remaining days are charged at the weekly rate (decided
-  /// on the exact rates).
+  /// on the rates shown).
   static func rentalDescription(days: Int, daily: String, weekly: String, restAtWeeklyRate: Bool) -> String {
     let weeks = days / 7
     let rest = days % 7

@@ -158,13 +158,27 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
 
   public func companies(at place: String) throws -> [CompanyAtPlace] {
     let desks = desks(for: try resolvePlace(place))
+    let pricing = try? OfferPricing(currency: currency(), from: inventory.rateCurrency, rates: rates)
     return inventory.companies.compactMap { company in
       let own = desks.filter { $0.company.id == company.id }
       guard !own.isEmpty else { return nil }
       return CompanyAtPlace(
-        company: company,
+        company: pricing.map { travellersCurrency(company, in: $0) } ?? company,
         desks: own.map { CompanyAtPlace.Desk(location: $0.location, hours: $0.hours, fleet: $0.fleet) })
     }
+  }
+
+  public func promoCodes() throws -> [PromoCode] {
+    promotions.codes.values.sorted { $0.code < $1.code }
+  }
+
+  /// `company` with its one-way fee in `pricing`'s currency, converted as an offer's fee line is
+  /// (the fee a traveller sees before searching is the one charged).
+  func travellersCurrency(_ company: RentalCompany, in pricing: OfferPricing) -> RentalCompany {
+    guard let fee = try? minorUnits(of: company.oneWay.fee, in: pricing) else { return company }
+    var converted = company
+    converted.oneWay.fee = pricing.money(minorUnits: fee)
+    return converted
   }
 
   public func suggestPlaces(_ prefix: String, limit: Int) -> [CarPlaceSuggestion] {
@@ -572,14 +586,18 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       throw ServiceError(
         .unavailable, code: "malformed_data", message: "the rates of \(code) at \(desk.location.id) are not in cents")
     }
-    let charge = CarPricing.rentalChargeMinorUnits(days: terms.days, daily: rates.daily, weekly: rates.weekly)
-    // Each line is rounded to minor units as it is made, and later lines are computed from the
-    // rounded ones: the lines a person reads add up to the total charged, to the cent.
-    let rental = pricing.minorUnits(cents: charge.amount)
+    // The daily and weekly rates are converted and rounded first, as the rental line shows them,
+    // and the rental is those shown rates times the days and weeks: "3 days at €23.75 a day" is
+    // €71.25, never a separately converted €71.24. Each later line is rounded to minor units as it
+    // is made and computed from the rounded ones: the lines a person reads add up to the total
+    // charged, to the minor unit.
+    let daily = pricing.minorUnits(cents: rates.daily)
+    let weekly = pricing.minorUnits(cents: rates.weekly)
+    let charge = CarPricing.rentalChargeMinorUnits(days: terms.days, daily: daily, weekly: weekly)
+    let rental = charge.amount
     var quote = CarQuote(
-      code: code, desk: desk, dropoff: dropoff, carsAvailable: carsAvailable,
-      daily: pricing.minorUnits(cents: rates.daily), weekly: pricing.minorUnits(cents: rates.weekly),
-      restAtWeeklyRate: terms.days % 7 >= 5 && rates.weekly < Int64(terms.days % 7) * rates.daily, rental: rental,
+      code: code, desk: desk, dropoff: dropoff, carsAvailable: carsAvailable, daily: daily, weekly: weekly,
+      restAtWeeklyRate: terms.days % 7 >= 5 && weekly < Int64(terms.days % 7) * daily, rental: rental,
       tax: 0, taxPercent: tax, total: 0)
     var discounted = rental
     if let promo = terms.promo {
@@ -629,8 +647,9 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       PriceLine(
         kind: .rental,
         name: CarPricing.rentalDescription(
-          days: terms.days, daily: pricing.text(minorUnits: quote.daily),
-          weekly: pricing.text(minorUnits: quote.weekly), restAtWeeklyRate: quote.restAtWeeklyRate),
+          days: terms.days, daily: MoneyFormat.english.string(pricing.money(minorUnits: quote.daily)),
+          weekly: MoneyFormat.english.string(pricing.money(minorUnits: quote.weekly)),
+          restAtWeeklyRate: quote.restAtWeeklyRate),
         amount: pricing.money(minorUnits: quote.rental))
     ]
     if let promo = terms.promo, let off = quote.promoOff {
@@ -667,7 +686,8 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       quotedMinorUnits: quote.total, currency: currency)
     id.signature = try signer.signature(of: id.payload)
     return CarOffer(
-      id: id.description, company: desk.company, pickupLocation: desk.location, dropoffLocation: dropoff.location,
+      id: id.description, company: travellersCurrency(desk.company, in: pricing), pickupLocation: desk.location,
+      dropoffLocation: dropoff.location,
       pickup: pickup, dropoff: dropoffTime, acriss: quote.code, days: terms.days, carsAvailable: quote.carsAvailable,
       lines: lines, total: pricing.money(minorUnits: quote.total), promoNote: quote.promoNote)
   }

@@ -106,5 +106,15 @@ public struct SQLiteCarRentals: CarRentalsStore, @unchecked Sendable {
       }
       return reservation.total
     },
-    release: { context in try release(context.db, reservationID: context.reservation.id) })
+    release: { context in try release(context.db, reservationID: context.reservation.id) },
+    terms: { reservation, _ in
+      let zone = reservation.startTimeZone ?? .gmt
+      let pickup = reservation.startsAt.map {
+        ", \(LocalDateTime($0, in: zone).description.replacingOccurrences(of: "T", with: " ")) "
+          + "(\(zone.identifier))"
+      }
+      return CancellationPolicy.Terms(
+        deadline: reservation.startsAt, rule: .carFreeUntilPickup,
+        policy: "Free cancellation until pick-up\(pickup ?? ""); a rental that has started cannot be cancelled.")
+    })
 }

@@ -121,5 +121,41 @@ public struct SQLiteFlightSeats: FlightSeatReading, @unchecked Sendable {
         daysBeforeDeparture: days)
       return refund.amount > reservation.total.amount ? reservation.total : refund
     },
-    release: { context in try release(context.db, reservationID: context.reservation.id) })
+    release: { context in try release(context.db, reservationID: context.reservation.id) },
+    terms: { reservation, now in cancellationTerms(reservation, now: now) })
+
+  /// The fare rule's terms at `now` (``FarePolicy/refund(of:daysBeforeDeparture:)``): the fare in
+  /// full until 7 days before the first departure, half until 1 day before, then taxes and fees
+  /// only until departure; each deadline the instant the next step begins, in the departure
+  /// airport's local time.
+  static func cancellationTerms(_ reservation: Reservation, now: Date) -> CancellationPolicy.Terms {
+    guard let start = reservation.startsAt else {
+      return CancellationPolicy.Terms(deadline: nil, rule: .fullRefund, policy: "Cancelling refunds the whole total.")
+    }
+    let zone = reservation.startTimeZone ?? .gmt
+    func local(_ date: Date) -> String {
+      "\(LocalDateTime(date, in: zone).description.replacingOccurrences(of: "T", with: " ")) (\(zone.identifier))"
+    }
+    let days = Int(start.timeIntervalSince(now) / 86_400)
+    if days >= 7 {
+      let deadline = start.addingTimeInterval(-7 * 86_400)
+      return CancellationPolicy.Terms(
+        deadline: deadline, rule: .flightFullFare,
+        policy: "The fare is refunded in full until \(local(deadline)), 7 days before departure; then half of it, "
+          + "and nothing on the day of departure. Taxes and fees are always refunded.")
+    }
+    if days >= 1 {
+      let deadline = start.addingTimeInterval(-86_400)
+      return CancellationPolicy.Terms(
+        deadline: deadline, rule: .flightHalfFare,
+        policy:
+          "Half the fare is refunded until \(local(deadline)), a day before departure; then none of it. Taxes and "
+          + "fees are always refunded.")
+    }
+    return CancellationPolicy.Terms(
+      deadline: start, rule: .flightTaxesOnly,
+      policy:
+        "On the day of departure the fare is not refunded, taxes and fees are; a flight can be cancelled until it "
+        + "departs, \(local(start)).")
+  }
 }

@@ -90,17 +90,32 @@ public enum HotelStore {
   /// the day before check-in, the first night charged after; the rooms come back either way.
   public static let cancellationPolicy = CancellationPolicy(
     refund: { reservation, now in
-      guard let checkIn = reservation.details["checkIn"]?.stringValue.flatMap(LocalDate.init),
-        let zone = reservation.details["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:)),
-        let firstNight = reservation.details["firstNightCharge"]?.stringValue.flatMap({
-          Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX"))
-        })
-      else { return reservation.total }
+      guard let (checkIn, zone, firstNight) = terms(of: reservation) else { return reservation.total }
       return HotelCancellation.refund(
-        total: reservation.total, firstNight: Money(amount: firstNight, currency: reservation.total.currencyCode),
-        at: now, checkIn: checkIn, timeZone: zone)
+        total: reservation.total, firstNight: firstNight, at: now, checkIn: checkIn, timeZone: zone)
     },
-    release: { context in try release(reservationId: context.reservation.id, in: context.db) })
+    release: { context in try release(reservationId: context.reservation.id, in: context.db) },
+    terms: { reservation, now in
+      guard let (checkIn, zone, firstNight) = terms(of: reservation) else {
+        return CancellationPolicy.Terms(deadline: nil, rule: .fullRefund, policy: "Cancelling refunds the whole total.")
+      }
+      return CancellationPolicy.Terms(
+        deadline: HotelCancellation.freeUntil(checkIn: checkIn, timeZone: zone),
+        rule: HotelCancellation.isFree(at: now, checkIn: checkIn, timeZone: zone)
+          ? .hotelFree : .hotelFirstNightCharged,
+        policy: HotelCancellation.summary(checkIn: checkIn, timeZone: zone, at: now, firstNight: firstNight))
+    })
+
+  /// The check-in, the hotel's zone and the first night's charge a hotel reservation keeps.
+  static func terms(of reservation: Reservation) -> (LocalDate, TimeZone, Money)? {
+    guard let checkIn = reservation.details["checkIn"]?.stringValue.flatMap(LocalDate.init),
+      let zone = reservation.details["timeZone"]?.stringValue.flatMap(TimeZone.init(identifier:)),
+      let firstNight = reservation.details["firstNightCharge"]?.stringValue.flatMap({
+        Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX"))
+      })
+    else { return nil }
+    return (checkIn, zone, Money(amount: firstNight, currency: reservation.total.currencyCode))
+  }
 }
 
 /// Availability read from the store (``HotelStore``).
@@ -146,7 +161,9 @@ public enum HotelBookings {
           + "\(offer.checkIn) → \(offer.checkOut) (\(offer.nights) night\(offer.nights == 1 ? "" : "s"))",
         startsAt: offer.checkIn.instant(hour: HotelCancellation.checkInHour, in: zone),
         endsAt: offer.checkOut.instant(hour: 11, in: zone),
-        details: details(offer, hotel: hotel, guestName: guestName, firstNight: firstNight, zone: zone),
+        details: details(
+          offer, hotel: hotel, guestName: guestName, firstNight: firstNight, zone: zone,
+          bookedAt: ledger.environment.now()),
         requestFields: requestFields(booking))
       return try ledger.book(request) { context in
         if !booking.allowDuplicate {
@@ -199,9 +216,11 @@ public enum HotelBookings {
     return (first.rate * Decimal(offer.rooms) * (1 + offer.taxRate)).rounded()
   }
 
-  static func details(_ offer: HotelOffer, hotel: Hotel, guestName: String, firstNight: Money, zone: TimeZone)
-    -> [String: JSONValue]
-  {
+  /// What a hotel reservation keeps; the cancellation policy as it applies at `bookedAt` (a
+  /// booking made after the free-cancellation deadline says at once that the first night is due).
+  static func details(
+    _ offer: HotelOffer, hotel: Hotel, guestName: String, firstNight: Money, zone: TimeZone, bookedAt: Date
+  ) -> [String: JSONValue] {
     let formatter = ISO8601DateFormatter()
     formatter.timeZone = zone
     let deadline = HotelCancellation.freeUntil(checkIn: offer.checkIn, timeZone: zone)
@@ -229,7 +248,9 @@ public enum HotelBookings {
       "taxes": .string(offer.taxes.amountString),
       "firstNightCharge": .string(firstNight.amountString),
       "freeCancellationUntil": .string(formatter.string(from: deadline)),
-      "cancellationPolicy": .string(HotelCancellation.summary(checkIn: offer.checkIn, timeZone: zone)),
+      "freeCancellation": .bool(HotelCancellation.isFree(at: bookedAt, checkIn: offer.checkIn, timeZone: zone)),
+      "cancellationPolicy": .string(
+        HotelCancellation.summary(checkIn: offer.checkIn, timeZone: zone, at: bookedAt, firstNight: firstNight)),
     ]
   }
 }

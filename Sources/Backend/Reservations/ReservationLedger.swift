@@ -83,13 +83,33 @@ public struct CancellationPolicy: Sendable {
   public var refund: @Sendable (_ reservation: Reservation, _ now: Date) throws -> Money
   /// Gives the inventory back, in the cancellation's transaction.
   public var release: @Sendable (_ context: CancellationContext) throws -> Void
+  /// The terms at a moment, for a ``CancellationQuote``: the deadline (the instant the terms next
+  /// change for the worse, or the one that has passed), which rule applies, and the rule in words
+  /// with the deadline in local time.
+  public var terms: @Sendable (_ reservation: Reservation, _ now: Date) -> Terms
+
+  /// See ``terms``.
+  public struct Terms: Sendable {
+    public var deadline: Date?
+    public var rule: CancellationQuote.Rule
+    public var policy: String
+    public init(deadline: Date?, rule: CancellationQuote.Rule, policy: String) {
+      self.deadline = deadline
+      self.rule = rule
+      self.policy = policy
+    }
+  }
 
   public init(
     refund: @escaping @Sendable (Reservation, Date) throws -> Money,
-    release: @escaping @Sendable (CancellationContext) throws -> Void
+    release: @escaping @Sendable (CancellationContext) throws -> Void,
+    terms: @escaping @Sendable (Reservation, Date) -> Terms = { _, _ in
+      Terms(deadline: nil, rule: .fullRefund, policy: "Cancelling refunds the whole total.")
+    }
   ) {
     self.refund = refund
     self.release = release
+    self.terms = terms
   }
 
   /// Refunds the whole total and releases nothing (the default for a kind that registered none).
@@ -187,12 +207,15 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
 
   /// Cancels one of the user's reservations in one transaction: `refund` decides the amount (zero
   /// to the total; it may throw `not_cancellable`), `release` gives the inventory back, the
-  /// gateway refunds the card, the status becomes `.cancelled`.
+  /// gateway refunds the card, the status becomes `.cancelled`. With `expected` (the refund the
+  /// traveller was shown), any other amount refuses instead.
   /// - Throws: `reservation_not_found` (also for another user's), `already_cancelled`,
-  ///   `invalid_refund` when `refund` returns an amount outside zero…total or in another currency.
+  ///   `invalid_refund` when `refund` returns an amount outside zero…total or in another currency;
+  ///   `cancellation_terms_changed` (`.refused`, details `refund`, `fee`, `currency`) when the
+  ///   refund differs from `expected`; nothing changes then.
   public func cancel(
     id: String, token: String, refund: (Reservation, Date) throws -> Money,
-    release: (CancellationContext) throws -> Void
+    release: (CancellationContext) throws -> Void, expected: Money? = nil
   ) throws -> Reservation {
     try serviceCall {
       let userID = try accounts.userID(token: token)
@@ -202,13 +225,15 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
           throw ServiceError.refused("already_cancelled", "reservation \(id) is already cancelled")
         }
         let now = environment.now()
-        let amount = try refund(reservation, now).rounded()
-        guard amount.currencyCode == reservation.total.currencyCode, amount.amount >= 0,
-          amount.minorUnits <= reservation.total.minorUnits
-        else {
-          throw ServiceError(
-            .unavailable, code: "invalid_refund",
-            message: "the refund \(amount) for \(id) is not between 0 and \(reservation.total)")
+        let amount = try Self.checkedRefund(try refund(reservation, now), of: reservation)
+        if let expected, expected.currencyCode != amount.currencyCode || expected.minorUnits != amount.minorUnits {
+          let fee = reservation.total - amount
+          throw ServiceError.refused(
+            "cancellation_terms_changed",
+            "the terms of cancelling \(id) changed since they were shown: the refund is now "
+              + "\(MoneyFormat.english.string(amount)) (fee \(MoneyFormat.english.string(fee))), not "
+              + "\(MoneyFormat.english.string(expected)); nothing was cancelled: look at the new terms and cancel again",
+            details: ["refund": amount.amountString, "fee": fee.amountString, "currency": amount.currencyCode])
         }
         try release(CancellationContext(db: db, reservation: reservation, userID: userID, now: now))
         if let paymentID: String = try db.queryOne("SELECT payment_id FROM reservations WHERE id = ?", id)?.get(
@@ -248,13 +273,47 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
     }
   }
 
-  public func cancelReservation(id: String, token: String) throws -> Reservation {
+  public func cancellationQuote(id: String, token: String) throws -> CancellationQuote {
+    try serviceCall {
+      let userID = try accounts.userID(token: token)
+      let reservation = try Self.owned(id, userID: userID, db)
+      guard reservation.status == .confirmed else {
+        throw ServiceError.refused("already_cancelled", "reservation \(id) is already cancelled")
+      }
+      let policy = policies.withLock { $0[reservation.kind] } ?? .fullRefund
+      let now = environment.now()
+      let refund = try Self.checkedRefund(try policy.refund(reservation, now), of: reservation)
+      let terms = policy.terms(reservation, now)
+      var card: String?
+      if case .object(let payment)? = reservation.details["payment"] { card = payment["card"]?.stringValue }
+      return CancellationQuote(
+        reservationId: id, total: reservation.total, fee: reservation.total - refund, refund: refund,
+        deadline: terms.deadline, timeZone: reservation.startTimeZone?.identifier, rule: terms.rule,
+        policy: terms.policy, card: card, quotedAt: now)
+    }
+  }
+
+  public func cancelReservation(id: String, token: String, accepting quote: CancellationQuote?) throws -> Reservation {
     try serviceCall {
       let userID = try accounts.userID(token: token)
       let kind = try Self.owned(id, userID: userID, db).kind
       let policy = policies.withLock { $0[kind] } ?? .fullRefund
-      return try cancel(id: id, token: token, refund: policy.refund, release: policy.release)
+      return try cancel(id: id, token: token, refund: policy.refund, release: policy.release, expected: quote?.refund)
     }
+  }
+
+  /// `amount` rounded, checked to be between zero and the reservation's total, in its currency.
+  /// - Throws: `invalid_refund` (`.unavailable`) otherwise (a kind's rule gone wrong).
+  static func checkedRefund(_ amount: Money, of reservation: Reservation) throws -> Money {
+    let amount = amount.rounded()
+    guard amount.currencyCode == reservation.total.currencyCode, amount.amount >= 0,
+      amount.minorUnits <= reservation.total.minorUnits
+    else {
+      throw ServiceError(
+        .unavailable, code: "invalid_refund",
+        message: "the refund \(amount) for \(reservation.id) is not between 0 and \(reservation.total)")
+    }
+    return amount
   }
 
   /// The reservation an earlier booking made with `key` for the same request (`fingerprint`), if

@@ -19,12 +19,16 @@ public struct FlightsViewEnvironment {
   public var currency: @Sendable () -> String?
   public var mainQueue: AnySchedulerOf<DispatchQueue>
   public var backgroundQueue: AnySchedulerOf<DispatchQueue>
+  /// How amounts are written (``MoneyFormat`` in the traveller's language).
+  public var money: MoneyFormat
 
   public init(
     flights: any FlightSearching, booking: (any FlightBooking)? = nil,
     token: @escaping @Sendable () -> String? = { nil }, currency: @escaping @Sendable () -> String? = { nil },
-    mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>
+    mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>,
+    money: MoneyFormat = .english
   ) {
+    self.money = money
     self.flights = flights
     self.booking = booking
     self.token = token
@@ -39,6 +43,7 @@ public struct FlightsViewEnvironment {
     ServiceCall.result(on: backgroundQueue, deliverOn: mainQueue, body)
   }
 
-  /// `money` formatted for people, in its own currency (`$702.00`, `€628.22`, `¥108,100`).
-  func display(_ money: Money) -> String { money.formatted() }
+  /// `money` formatted for people, in its own currency, the traveller's way (`$702.00`,
+  /// `€628.22`, `¥108,100`; German `628,22 €`).
+  func display(_ money: Money) -> String { self.money.string(money) }
 }

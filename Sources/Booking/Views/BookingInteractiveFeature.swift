@@ -34,7 +34,8 @@ extension BookingScreens {
       flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
       currency: { account.preferredCurrency() },
       mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
-      backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler())
+      backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler(),
+      money: MoneyFormat(context.travellerLanguage()))
     let today = LocalDate(Date(), in: .current)
     return InteractiveFeature(
       tab: AppTab(title, root: root(environment: views, session: session, today: today)), session: session)

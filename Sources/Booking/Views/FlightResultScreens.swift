@@ -176,7 +176,7 @@ final class FlightBookingScreen: Screen {
       guard let self else { return }
       let confirmation = FlightConfirmationScreen(
         reservation: reservation, offer: model.offer, segmentLines: model.segmentLines,
-        card: checkout.model.selectedCard?.displayName)
+        card: checkout.model.selectedCard?.displayName, money: environment.views.money)
       intents.send(.replace(confirmation))
     }.store(in: &subscriptions)
     // A failed booking (a session that ended, a card removed meanwhile): read the account again.
@@ -231,7 +231,8 @@ final class FlightBookingScreen: Screen {
     var calculatorHeight = 0
     if let total = model.breakdown.last {
       let calculator = PriceCalculatorView(
-        lines: model.breakdown.dropLast().map { ($0.label, $0.money) }, total: total.money)
+        lines: model.breakdown.dropLast().map { ($0.label, $0.money) }, total: total.money,
+        money: environment.views.money)
       calculatorHeight = calculator.height
       calculator.render(
         in: Rect(x: columns[1].x, y: columns[1].y, width: columns[1].width, height: calculator.height), into: &buffer)
@@ -362,9 +363,15 @@ final class FlightConfirmationScreen: Screen {
   let segmentLines: [String]
   /// The card charged (`Visa •••• 4242  12/30`), when known.
   let card: String?
+  /// How amounts are written (the traveller's language).
+  let money: MoneyFormat
   private let intents = PassthroughSubject<Navigation, Never>()
 
-  init(reservation: Reservation, offer: FlightOffer, segmentLines: [String], card: String? = nil) {
+  init(
+    reservation: Reservation, offer: FlightOffer, segmentLines: [String], card: String? = nil,
+    money: MoneyFormat = .english
+  ) {
+    self.money = money
     self.reservation = reservation
     self.offer = offer
     self.segmentLines = segmentLines
@@ -391,7 +398,7 @@ final class FlightConfirmationScreen: Screen {
     y += 1
     Label(
       Line([
-        Span("Total charged  "), Span(reservation.total.formatted(), style: .bold),
+        Span("Total charged  "), Span(money.string(reservation.total), style: .bold),
         Span(card.map { "  to \($0)" } ?? "", style: theme.muted),
       ])
     ).render(in: area.row(y), into: &buffer)

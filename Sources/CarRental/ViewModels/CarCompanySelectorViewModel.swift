@@ -40,7 +40,9 @@ public final class CarCompanySelectorViewModel {
             let hours = entry.desks.first?.hours.summary ?? ""
             return Option(
               id: entry.company.id, name: entry.company.name,
-              detail: "\(desks) desk\(desks == 1 ? "" : "s") · \(hours) · \(entry.company.oneWay.summary)")
+              detail:
+                "\(desks) desk\(desks == 1 ? "" : "s") · \(hours) · \(entry.company.oneWay.summary(money: environment.money))"
+            )
           }
           if let selected = selectedCompanyID, !companies.contains(where: { $0.id == selected }) {
             selectedCompanyID = nil

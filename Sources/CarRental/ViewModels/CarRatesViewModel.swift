@@ -28,6 +28,8 @@ public final class CarRatesViewModel {
   private var promoText = ""
   private let requests = PassthroughSubject<(CarSearchQuery, String?), Never>()
   private var cancellables = Set<AnyCancellable>()
+  /// How amounts are written (the traveller's language).
+  private let money: MoneyFormat
 
   /// - Parameters:
   ///   - offer: the offer chosen in the results.
@@ -35,6 +37,7 @@ public final class CarRatesViewModel {
   public init(offer: CarOffer, query: CarSearchQuery, environment: CarRentalViewEnvironment) {
     self.offer = offer
     self.query = query
+    money = environment.money
     let service = environment.service
     requests
       .map { request, code in environment.call { (code, try service.search(request)) } }
@@ -94,14 +97,14 @@ public final class CarRatesViewModel {
       if let reason = same.promoNote {
         promoMessage = "\(code) does not apply: \(reason)"
       } else if let discount = same.discounts.first {
-        promoMessage = "\(code) applied: \(discount.amount)"
+        promoMessage = "\(code) applied: \(money.string(discount.amount))"
       }
     }
   }
 
   private func show(_ offer: CarOffer) {
     self.offer = offer
-    lines = offer.lines.map { Line(name: $0.name, amount: $0.amount.rounded().description, isDiscount: $0.isDiscount) }
-    total = offer.total.description
+    lines = offer.lines.map { Line(name: $0.name, amount: money.string($0.amount), isDiscount: $0.isDiscount) }
+    total = money.string(offer.total)
   }
 }

@@ -11,12 +11,15 @@ public struct CarRentalViewEnvironment {
   public var session: AccountSession
   public var mainQueue: AnySchedulerOf<DispatchQueue>
   public var backgroundQueue: AnySchedulerOf<DispatchQueue>
+  /// How amounts are written (``MoneyFormat`` in the traveller's language).
+  public var money: MoneyFormat
 
   /// `session` nil: nobody signed in, and signing in is not available.
   public init(
     service: CarRentalService, session: AccountSession? = nil, mainQueue: AnySchedulerOf<DispatchQueue>,
-    backgroundQueue: AnySchedulerOf<DispatchQueue>
+    backgroundQueue: AnySchedulerOf<DispatchQueue>, money: MoneyFormat = .english
   ) {
+    self.money = money
     self.service = service
     self.session = session ?? .unavailable(mainQueue: mainQueue)
     self.mainQueue = mainQueue
@@ -45,13 +48,13 @@ public struct CarOfferRow: Hashable, Sendable {
   /// `3 available`.
   public var availability: String
 
-  public init(_ offer: CarOffer) {
+  public init(_ offer: CarOffer, money: MoneyFormat = .english) {
     self.offer = offer
     company = offer.company.name
     acriss = offer.acriss.rawValue
     description = offer.acriss.words
     duration = "\(offer.days) day\(offer.days == 1 ? "" : "s")"
-    total = offer.total.formatted(locale: Locale(identifier: "en_US"))
+    total = money.string(offer.total)
     availability = "\(offer.carsAvailable) available"
   }
 }
@@ -66,16 +69,16 @@ public struct CarCategoryGroup: Hashable, Sendable {
     self.rows = rows
   }
 
-  /// Groups offers (already sorted by total) by category, keeping that order.
-  public static func grouping(_ offers: [CarOffer]) -> [CarCategoryGroup] {
+  /// Groups offers (already sorted by total) by category, keeping that order; totals written by `money`.
+  public static func grouping(_ offers: [CarOffer], money: MoneyFormat = .english) -> [CarCategoryGroup] {
     var groups: [CarCategoryGroup] = []
     var index: [String: Int] = [:]
     for offer in offers {
       if let position = index[offer.category] {
-        groups[position].rows.append(CarOfferRow(offer))
+        groups[position].rows.append(CarOfferRow(offer, money: money))
       } else {
         index[offer.category] = groups.count
-        groups.append(CarCategoryGroup(category: offer.category, rows: [CarOfferRow(offer)]))
+        groups.append(CarCategoryGroup(category: offer.category, rows: [CarOfferRow(offer, money: money)]))
       }
     }
     return groups

@@ -77,7 +77,7 @@ public final class CarSearchViewModel {
         switch result {
         case .success(let found):
           errorMessage = nil
-          groups = CarCategoryGroup.grouping(found.offers)
+          groups = CarCategoryGroup.grouping(found.offers, money: environment.money)
           notices = found.notices + (found.offers.isEmpty ? ["No cars are free for that period."] : [])
         case .failure(let error):
           groups = []

@@ -20,7 +20,8 @@ extension CarRentalScreens {
   ) throws -> InteractiveFeature {
     let views = CarRentalViewEnvironment(
       service: try environment.service(context), session: session, mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
-      backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler())
+      backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler(),
+      money: MoneyFormat(context.travellerLanguage()))
     return InteractiveFeature(tab: AppTab(title, root: root(environment: views)), session: session)
   }
 }

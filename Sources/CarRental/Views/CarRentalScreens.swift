@@ -515,7 +515,9 @@ final class CarRatesScreen: Screen {
         let booking = CarBookingViewModel(offerID: model.offer.id, environment: environment)
         let checkout = CheckoutSection(session: environment.session)
         intents.send(
-          .push(CarBookingScreen(offer: model.offer, total: model.total, model: booking, checkout: checkout)))
+          .push(
+            CarBookingScreen(
+              offer: model.offer, total: model.total, model: booking, checkout: checkout, money: environment.money)))
       }
       return .handled
     default:
@@ -553,7 +555,13 @@ final class CarBookingScreen: Screen {
   /// its cause is, e.g. after signing in or choosing another card).
   var failureText: String? { checkout.bookingFailure }
 
-  init(offer: CarOffer, total: String, model: CarBookingViewModel, checkout: CheckoutSection) {
+  /// How amounts are written (the traveller's language).
+  let money: MoneyFormat
+
+  init(
+    offer: CarOffer, total: String, model: CarBookingViewModel, checkout: CheckoutSection, money: MoneyFormat = .english
+  ) {
+    self.money = money
     self.offer = offer
     self.total = total
     self.model = model
@@ -591,7 +599,7 @@ final class CarBookingScreen: Screen {
       Line([
         Span("\(offer.company.name) \(offer.acriss.rawValue)", style: theme.accent),
         // After a price change, the accepted price: the one Book charges.
-        Span("  total \(model.acceptedPrice?.formatted() ?? total)"),
+        Span("  total \(model.acceptedPrice.map(money.string) ?? total)"),
       ])
     ).render(in: row(0), into: &buffer)
     Label("\(offer.pickupLocation.name) \(offer.pickup) → \(offer.dropoffLocation.name) \(offer.dropoff)")
@@ -603,7 +611,7 @@ final class CarBookingScreen: Screen {
       booked.render(
         in: Rect(x: area.x, y: area.y + 3, width: width, height: max(0, min(bookedRows, area.height - 3))),
         into: &buffer)
-      Label("Confirmation \(reservation.locator ?? reservation.id) · \(reservation.total.formatted())")
+      Label("Confirmation \(reservation.locator ?? reservation.id) · \(money.string(reservation.total))")
         .render(in: row(3 + bookedRows), into: &buffer)
       if let card = checkout.model.selectedCard {
         Label("Charged to \(card.displayName)", style: theme.muted).render(in: row(4 + bookedRows), into: &buffer)
@@ -619,7 +627,7 @@ final class CarBookingScreen: Screen {
     if model.isBooking {
       Spinner("Booking…").render(in: row(buttonRow), into: &buffer)
     } else if let price = model.newPrice {
-      Button("Accept \(price.formatted())", focused: true).render(in: row(buttonRow), into: &buffer)
+      Button("Accept \(money.string(price))", focused: true).render(in: row(buttonRow), into: &buffer)
     } else {
       Button("Book", focused: model.isBookEnabled).render(in: row(buttonRow), into: &buffer)
     }

@@ -96,6 +96,20 @@ public struct Strings: Sendable {
     case tripsTotal = "trips.total"
     case tripsRefunded = "trips.refunded"
     case tripsWhen = "trips.when"
+    case tripsFee = "trips.fee"
+    case tripsRefund = "trips.refund"
+    case tripsRefundTo = "trips.refundTo"
+    case tripsCancelQuote = "trips.cancelQuote"
+    case tripsCancelConfirm = "trips.cancelConfirm"
+    case tripsCancelKept = "trips.cancelKept"
+    case tripsCancelAppConfirm = "trips.cancelAppConfirm"
+    case tripsRuleHotelFree = "trips.rule.hotelFree"
+    case tripsRuleHotelFirstNight = "trips.rule.hotelFirstNight"
+    case tripsRuleCar = "trips.rule.car"
+    case tripsRuleFlightFull = "trips.rule.flightFull"
+    case tripsRuleFlightHalf = "trips.rule.flightHalf"
+    case tripsRuleFlightTaxes = "trips.rule.flightTaxes"
+    case tripsRuleFull = "trips.rule.full"
   }
 
   /// The language of this table.

@@ -14,10 +14,17 @@ public struct CommandLineTool: Sendable {
   public var root: Command
   /// Printed by `--version`.
   public var version: String
+  /// The signed-in traveller's language in a data directory, for ``CLIContext/travellerLanguage``
+  /// (the apps read the Account preferences; nil: English).
+  public var travellerLanguage: @Sendable (_ dataDirectory: URL) -> Strings.Language?
 
-  public init(root: Command, version: String = TravelVersion.current) {
+  public init(
+    root: Command, version: String = TravelVersion.current,
+    travellerLanguage: @escaping @Sendable (_ dataDirectory: URL) -> Strings.Language? = { _ in nil }
+  ) {
     self.root = root
     self.version = version
+    self.travellerLanguage = travellerLanguage
   }
 
   /// The global options, listed in every help text.
@@ -111,6 +118,7 @@ public struct CommandLineTool: Sendable {
       environment: environment)
     let dataDirectory = DataDirectory.resolve(option: parsed.options["data-dir"]?.last, environment: environment)
     let serverOption = parsed.options["server"]?.last
+    let reader = travellerLanguage
     let context = CLIContext(
       json: parsed.flags.contains("json"),
       useColor: console.isTerminal && !parsed.flags.contains("no-color") && environment["NO_COLOR"] == nil,
@@ -121,7 +129,8 @@ public struct CommandLineTool: Sendable {
       clock: clock,
       server: try ServerSelection.resolve(option: serverOption, environment: environment, dataDirectory: dataDirectory),
       serverNamed: serverOption != nil
-        || !(environment["TRAVEL_SERVER"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty
+        || !(environment["TRAVEL_SERVER"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty,
+      travellerLanguage: { reader(dataDirectory) ?? .english }
     )
     guard let action = command.action else {
       if let word = parsed.arguments.first {

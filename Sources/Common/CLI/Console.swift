@@ -20,6 +20,8 @@ public final class Console: @unchecked Sendable {
   public let isTerminal: Bool
   /// Text read when a command asks for standard input (nil: the process's own stdin).
   private var stdinLines: [String]?
+  /// Whether the lines of ``capturing(input:interactive:)`` stand for a person at a terminal.
+  private var scriptedTerminal = false
 
   private init(isTerminal: Bool, out: @escaping (String) -> Void, err: @escaping (String) -> Void) {
     self.isTerminal = isTerminal
@@ -37,10 +39,12 @@ public final class Console: @unchecked Sendable {
   }
 
   /// A console that keeps what is written, for tests; `input` is served line by line to
-  /// ``readLine()``.
-  public static func capturing(input: [String] = []) -> Console {
+  /// ``readLine()``; `interactive`: the input stands for a person answering questions at a
+  /// terminal (``canAskQuestions``), else for a pipe.
+  public static func capturing(input: [String] = [], interactive: Bool = false) -> Console {
     let console = Console(isTerminal: false, out: { _ in }, err: { _ in })
     console.stdinLines = input
+    console.scriptedTerminal = interactive
     return console
   }
 
@@ -61,6 +65,12 @@ public final class Console: @unchecked Sendable {
     writeErr(text + "\n")
   }
 
+  /// Writes `text` to standard error as is (a prompt that the answer follows on the same line).
+  public func writeError(_ text: String) {
+    lock.withLock { capturedErr += text }
+    writeErr(text)
+  }
+
   /// Reads one line of standard input without its newline; nil at end of input.
   public func readLine() -> String? {
     lock.lock()
@@ -70,6 +80,13 @@ public final class Console: @unchecked Sendable {
     }
     lock.unlock()
     return Swift.readLine(strippingNewline: true)
+  }
+
+  /// Whether a command may ask the person a question and read the answer (`[y/N]`): standard
+  /// input is a terminal, or the lines of ``capturing(input:interactive:)`` stand in for one. A
+  /// pipe or a file cannot be asked: commands then need an explicit option (`--yes`).
+  public var canAskQuestions: Bool {
+    lock.withLock { stdinLines != nil ? scriptedTerminal : isatty(STDIN_FILENO) == 1 }
   }
 
   /// Whether ``readLine()`` serves lines given to ``capturing(input:)`` rather than the process's

@@ -2,6 +2,10 @@ import Foundation
 
 /// The settings every command shares, parsed from the global options and the environment.
 public struct CLIContext: Sendable {
+  /// How amounts are written for the traveller in human output (``MoneyFormat`` in their
+  /// language; reads the preference: call it once per command).
+  public var money: MoneyFormat { MoneyFormat(travellerLanguage()) }
+
   /// `--json`: one JSON document on stdout (camelCase keys, UTF-8).
   public var json: Bool
   /// Colour is on only on a terminal, without `--no-color` and without `NO_COLOR`.
@@ -20,13 +24,18 @@ public struct CLIContext: Sendable {
   public var server: URL?
   /// Whether ``server`` was named for this run (`--server` or `TRAVEL_SERVER`), not remembered.
   public var serverNamed: Bool
+  /// The signed-in traveller's language preference (English when nobody is signed in or it cannot
+  /// be read), read from the data directory each time it is called: call it once per command.
+  public var travellerLanguage: @Sendable () -> Strings.Language
 
   public init(
     json: Bool, useColor: Bool, dataDirectory: URL, environment: [String: String], console: Console,
-    executableName: String, clock: TravelClock = .realTime, server: URL? = nil, serverNamed: Bool = false
+    executableName: String, clock: TravelClock = .realTime, server: URL? = nil, serverNamed: Bool = false,
+    travellerLanguage: @escaping @Sendable () -> Strings.Language = { .english }
   ) {
     self.server = server
     self.serverNamed = serverNamed
+    self.travellerLanguage = travellerLanguage
     self.json = json
     self.useColor = useColor
     self.dataDirectory = dataDirectory

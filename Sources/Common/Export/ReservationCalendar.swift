@@ -9,12 +9,17 @@ extension Reservation {
   /// written in ``Reservation/startTimeZone`` and ``Reservation/endTimeZone`` (local times with a
   /// `VTIMEZONE`; UTC when the reservation has no zone); the `"location"` detail (text) gives the
   /// event's location.
-  /// - Parameter title: the event's title; the reservation's ``Reservation/summary`` by default.
-  public func calendarEvent(title: String? = nil) -> CalendarEvent? {
+  /// - Parameters:
+  ///   - title: the event's title; the reservation's ``Reservation/summary`` by default.
+  ///   - money: how the total (and a cancellation's fee and refund) are written.
+  public func calendarEvent(title: String? = nil, money: MoneyFormat = .english) -> CalendarEvent? {
     guard let start = startsAt else { return nil }
     var description = summary
     if let locator { description += "\nConfirmation: \(locator)" }
-    description += "\nReservation: \(id)\nTotal: \(total.amountString) \(total.currencyCode)"
+    description += "\nReservation: \(id)\nTotal: \(money.string(total))"
+    if let fee = cancellationFee, let refunded {
+      description += "\nCancelled: fee \(money.string(fee)), refunded \(money.string(refunded))"
+    }
     return CalendarEvent(
       uid: "\(id)@travel.app", summary: title ?? summary, description: description,
       location: details["location"]?.stringValue, start: start, end: endsAt ?? start, timeZone: startTimeZone,

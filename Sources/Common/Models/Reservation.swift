@@ -39,6 +39,12 @@ public struct Reservation: Hashable, Sendable, Codable, Identifiable {
   public var cancelledAt: Date?
   public var refunded: Money?
 
+  /// What the cancellation kept (`total − refunded`), once cancelled; nil while confirmed.
+  public var cancellationFee: Money? {
+    guard status == .cancelled, let refunded, refunded.currencyCode == total.currencyCode else { return nil }
+    return total - refunded
+  }
+
   public init(
     id: String, kind: ReservationKind, status: ReservationStatus, total: Money, createdAt: Date, summary: String,
     locator: String? = nil, startsAt: Date? = nil, endsAt: Date? = nil, details: [String: JSONValue] = [:],

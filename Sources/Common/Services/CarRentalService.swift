@@ -122,8 +122,12 @@ public protocol CarRentalService: Sendable {
   ///   says when they open).
   func search(_ query: CarSearchQuery) throws -> CarSearchResult
 
-  /// The companies with a desk at `place`, with their hours and fleets. Throws `unknown_place`.
+  /// The companies with a desk at `place`, with their hours and fleets; each one-way fee in the
+  /// traveller's currency (as an offer's fee line charges it). Throws `unknown_place`.
   func companies(at place: String) throws -> [CompanyAtPlace]
+
+  /// Every promo code (`--promo`), by code.
+  func promoCodes() throws -> [PromoCode]
 
   /// Places with a rental desk whose code, city or name starts with `prefix` (case- and
   /// diacritic-insensitive), busiest first.

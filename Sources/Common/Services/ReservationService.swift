@@ -15,10 +15,27 @@ public protocol ReservationService: Sendable {
   /// - Throws: `reservation_not_found` (`.notFound`).
   func reservation(id: String, token: String) throws -> Reservation
 
+  /// What cancelling the reservation now would cost and refund, with the deadline of its terms,
+  /// without changing anything (shown before `cancelReservation(id:token:accepting:)`).
+  /// - Throws: `reservation_not_found` (`.notFound`); `already_cancelled`, `not_cancellable`
+  ///   (`.refused`).
+  func cancellationQuote(id: String, token: String) throws -> CancellationQuote
+
   /// Cancels one reservation in a single transaction: the kind's rule decides the refund (which
   /// goes back to the card charged), its inventory is released, the status becomes `.cancelled`.
+  /// With `quote` (what the traveller was shown), the cancellation goes through only when the
+  /// refund is still exactly the quoted one; nil accepts whatever the rule gives now.
   /// - Returns: the cancelled reservation, with ``Reservation/refunded`` set.
   /// - Throws: `reservation_not_found` (`.notFound`); `already_cancelled` (`.refused`);
-  ///   `not_cancellable` (`.refused`) when the kind's rule forbids it.
-  func cancelReservation(id: String, token: String) throws -> Reservation
+  ///   `not_cancellable` (`.refused`) when the kind's rule forbids it; `cancellation_terms_changed`
+  ///   (`.refused`, with the new `refund` and `fee`) when the refund is no longer the quoted one
+  ///   (a deadline passed meanwhile): nothing is cancelled.
+  func cancelReservation(id: String, token: String, accepting quote: CancellationQuote?) throws -> Reservation
+}
+
+extension ReservationService {
+  /// Cancels at whatever refund the kind's rule gives now (scripts that accept any terms).
+  public func cancelReservation(id: String, token: String) throws -> Reservation {
+    try cancelReservation(id: id, token: token, accepting: nil)
+  }
 }

@@ -123,16 +123,16 @@ public struct CalendarPicker: Widget {
   /// Cheapest price per day (any subset of days; all in one currency).
   public var prices: [LocalDate: Money]
   public var isFocused: Bool
-  public var locale: Locale
+  /// How the prices are written (``MoneyFormat``).
+  public var money: MoneyFormat
 
   public init(
-    state: CalendarPickerState, prices: [LocalDate: Money] = [:], focused: Bool = true,
-    locale: Locale = Locale(identifier: "en_US")
+    state: CalendarPickerState, prices: [LocalDate: Money] = [:], focused: Bool = true, money: MoneyFormat = .english
   ) {
     self.state = state
     self.prices = prices
     self.isFocused = focused
-    self.locale = locale
+    self.money = money
   }
 
   static let monthNames = [
@@ -201,7 +201,7 @@ public struct CalendarPicker: Widget {
     let footer = area.y + min(area.height - 1, 9)
     var caption = "\(state.cursor)"
     if let price = prices[state.cursor] {
-      caption += " · from \(price.formatted(locale: locale))"
+      caption += " · from \(money.string(price))"
     } else if !prices.isEmpty {
       caption += " · no fares"
     }

@@ -2,7 +2,8 @@ import Common
 import Foundation
 
 /// The lines and the total of a price: each line's label on the left and amount on the right
-/// (formatted for `locale`, negative amounts for discounts), a rule, then the total in bold.
+/// (written by `money`, the one money rule: ``MoneyFormat``; negative amounts for discounts), a
+/// rule, then the total in bold.
 /// Labels are cut with `…` before amounts ever are. It draws what it is given: the arithmetic
 /// (and its rounding) belongs to the view model, which passes the total it computed.
 ///
@@ -13,16 +14,15 @@ public struct PriceCalculatorView: Widget {
   public var lines: [(label: String, amount: Money)]
   public var total: Money
   public var totalLabel: String
-  public var locale: Locale
+  public var money: MoneyFormat
 
   public init(
-    lines: [(label: String, amount: Money)], total: Money, totalLabel: String = "Total",
-    locale: Locale = Locale(identifier: "en_US")
+    lines: [(label: String, amount: Money)], total: Money, totalLabel: String = "Total", money: MoneyFormat = .english
   ) {
     self.lines = lines
     self.total = total
     self.totalLabel = totalLabel
-    self.locale = locale
+    self.money = money
   }
 
   /// Rows needed: one per line, the rule and the total.
@@ -31,8 +31,8 @@ public struct PriceCalculatorView: Widget {
   public func render(in area: Rect, into buffer: inout Buffer) {
     guard !area.isEmpty else { return }
     let theme = buffer.theme
-    let amounts = lines.map { $0.amount.formatted(locale: locale) }
-    let totalText = total.formatted(locale: locale)
+    let amounts = lines.map { money.string($0.amount) }
+    let totalText = money.string(total)
     let amountWidth = min(area.width, (amounts + [totalText]).map { DisplayWidth.of($0) }.max() ?? 0)
     let columns = area.columns([.fill, .length(amountWidth)], spacing: 1)
     var y = area.y

@@ -54,17 +54,22 @@ public final class HotelBookingViewModel {
   private var cardId: String?
   private var cancellables: Set<AnyCancellable> = []
 
+  /// - Parameter now: the clock: ``cancellationPolicy`` is the rule as it applies when the
+  ///   screen opens (after the free-cancellation deadline it says the first night is charged).
   public init(
     offer: HotelOffer, client: HotelClient, scheduler: AnySchedulerOf<DispatchQueue>,
-    idempotencyKey: String = UUID().uuidString
+    idempotencyKey: String = UUID().uuidString, now: Date = Date()
   ) {
     self.offer = offer
     self.client = client
     self.scheduler = scheduler
     self.idempotencyKey = idempotencyKey
     breakdown = PriceBreakdown(offer: offer)
+    let firstNight = offer.nightlyRates.first.map {
+      ($0.rate * Decimal(offer.rooms) * (1 + offer.taxRate)).rounded()
+    }
     cancellationPolicy = HotelCancellation.summary(
-      checkIn: offer.checkIn, timeZone: TimeZone(identifier: offer.timeZone) ?? .gmt)
+      checkIn: offer.checkIn, timeZone: TimeZone(identifier: offer.timeZone) ?? .gmt, at: now, firstNight: firstNight)
     update()
   }
 

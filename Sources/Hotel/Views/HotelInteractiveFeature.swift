@@ -31,7 +31,8 @@ extension HotelScreens {
     let today = LocalDate(environment.now(), in: .current)
     let root = root(
       client: client, session: session, scheduler: DispatchQueue.main.eraseToAnyScheduler(),
-      backgroundScheduler: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler(), today: today)
+      backgroundScheduler: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler(), today: today,
+      money: MoneyFormat(context.travellerLanguage()))
     return InteractiveFeature(tab: AppTab(title, root: root), session: session)
   }
 }

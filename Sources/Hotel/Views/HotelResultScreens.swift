@@ -63,12 +63,12 @@ final class HotelResultsScreen: Screen {
     visibleRows = Table.visibleRows(in: body)
     selection.count = model.offers.count
     selection.scroll(visibleRows: visibleRows)
-    let locale = Locale(identifier: "en_US")
+    let money = environment.money
     let rows = model.offers.map { offer in
       [
         offer.name, offer.roomType.rawValue, String(repeating: "★", count: offer.stars),
         String(format: "%.1f", offer.guestRating), String(format: "%.1f", offer.distanceKm),
-        offer.nightlyRate.formatted(locale: locale), offer.total.formatted(locale: locale),
+        money.string(offer.nightlyRate), money.string(offer.total),
       ]
     }
     Table(
@@ -223,13 +223,10 @@ final class HotelDetailsScreen: Screen {
         y += 1
       }
       Label("Rooms", style: theme.accent).render(in: body.row(y + 1), into: &buffer)
-      let locale = Locale(identifier: "en_US")
+      let money = environment.money
       selection.count = loaded.rooms.count
       let rows = loaded.rooms.map {
-        [
-          $0.roomType.rawValue, "\($0.roomsAvailable)", $0.nightlyRate.formatted(locale: locale),
-          $0.total.formatted(locale: locale),
-        ]
+        [$0.roomType.rawValue, "\($0.roomsAvailable)", money.string($0.nightlyRate), money.string($0.total)]
       }
       Table(
         columns: [
@@ -248,7 +245,9 @@ final class HotelDetailsScreen: Screen {
       let model = HotelBookingViewModel(
         offer: loaded.rooms[index], client: environment.client, scheduler: environment.scheduler)
       let checkout = CheckoutSection(session: environment.session)
-      intents.send(.push(HotelBookingScreen(offer: loaded.rooms[index], model: model, checkout: checkout)))
+      intents.send(
+        .push(
+          HotelBookingScreen(offer: loaded.rooms[index], model: model, checkout: checkout, money: environment.money)))
       return .handled
     }
     return selection.handle(key, visibleRows: 5) ? .handled : .ignored
@@ -279,7 +278,11 @@ final class HotelBookingScreen: Screen {
   /// its cause is, e.g. after signing in or choosing another card).
   var failureText: String? { checkout.bookingFailure }
 
-  init(offer: HotelOffer, model: HotelBookingViewModel, checkout: CheckoutSection) {
+  /// How amounts are written (the traveller's language).
+  let money: MoneyFormat
+
+  init(offer: HotelOffer, model: HotelBookingViewModel, checkout: CheckoutSection, money: MoneyFormat = .english) {
+    self.money = money
     self.offer = offer
     self.model = model
     self.checkout = checkout
@@ -318,12 +321,13 @@ final class HotelBookingScreen: Screen {
     ).render(in: area.row(0), into: &buffer)
     let breakdown = model.breakdown
     let lines = breakdown.nights.map { ($0.label, $0.amount) } + [("Taxes and fees", breakdown.taxes)]
-    let calculator = PriceCalculatorView(lines: lines, total: breakdown.total)
+    let calculator = PriceCalculatorView(lines: lines, total: breakdown.total, money: money)
     let width = min(area.width, 60)
     calculator.render(in: Rect(x: area.x, y: area.y + 2, width: width, height: calculator.height), into: &buffer)
     var y = 3 + calculator.height
     // The policy wraps onto a second row rather than being cut (its end says what is charged).
-    let policy = Paragraph(model.cancellationPolicy, style: theme.muted)
+    let policy = Paragraph(
+      model.reservation?.details["cancellationPolicy"]?.stringValue ?? model.cancellationPolicy, style: theme.muted)
     let policyRows = min(2, policy.height(forWidth: area.width))
     policy.render(
       in: Rect(x: area.x, y: area.y + y, width: area.width, height: max(0, min(policyRows, area.height - y))),
@@ -331,7 +335,7 @@ final class HotelBookingScreen: Screen {
     y += policyRows + 1
     if let reservation = model.reservation {
       Label("Booked: \(reservation.summary)", style: theme.success).render(in: area.row(y), into: &buffer)
-      Label("Confirmation \(reservation.locator ?? reservation.id) · \(reservation.total.formatted())")
+      Label("Confirmation \(reservation.locator ?? reservation.id) · \(money.string(reservation.total))")
         .render(in: area.row(y + 1), into: &buffer)
       if let card = checkout.model.selectedCard {
         Label("Charged to \(card.displayName)", style: theme.muted).render(in: area.row(y + 2), into: &buffer)

@@ -18,16 +18,17 @@ public enum HotelScreens {
   ///   - scheduler: where view-model outputs are delivered (the main queue in an app).
   ///   - backgroundScheduler: where background work runs (a global queue in an app).
   ///   - today: the earliest check-in (the user's local date).
+  ///   - money: how amounts are written (``MoneyFormat`` in the traveller's language).
   public static func root(
     client: HotelClient, session: AccountSession? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
     backgroundScheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global(qos: .userInitiated)
       .eraseToAnyScheduler(),
-    today: LocalDate
+    today: LocalDate, money: MoneyFormat = .english
   ) -> some Screen {
     HotelSearchScreen(
       environment: HotelScreenEnvironment(
         client: client, session: session ?? .unavailable(mainQueue: scheduler), scheduler: scheduler,
-        backgroundScheduler: backgroundScheduler, today: today))
+        backgroundScheduler: backgroundScheduler, today: today, money: money))
   }
 }
 
@@ -40,6 +41,8 @@ struct HotelScreenEnvironment {
   /// Where background work runs.
   var backgroundScheduler: AnySchedulerOf<DispatchQueue>
   var today: LocalDate
+  /// How amounts are written (the traveller's language).
+  var money: MoneyFormat = .english
 }
 
 /// Void publishers of a screen's view-model outputs, merged for ``Screen/changes``.

@@ -16,14 +16,20 @@ final class Harness: @unchecked Sendable {
     var stderr: String
   }
 
-  func run(_ arguments: [String], input: [String] = [], root: String = "account") -> Outcome {
-    let console = Console.capturing(input: input)
+  /// - Parameter interactive: `input` is a person answering at a terminal (confirmations), not a pipe.
+  func run(_ arguments: [String], input: [String] = [], interactive: Bool = false, root: String = "account")
+    -> Outcome
+  {
+    let console = Console.capturing(input: input, interactive: interactive)
     let tool = CommandLineTool(root: AccountCommands.root(name: root, environment: services.environment()))
     let status = tool.run(arguments: arguments + ["--data-dir", directory.path], environment: [:], console: console)
     return Outcome(status: status, stdout: console.output, stderr: console.errorOutput)
   }
 
   var sessionFile: SessionFile { SessionFile(dataDirectory: directory.url) }
+
+  /// The saved session's token.
+  func token() throws -> String { try sessionFile.read() ?? "" }
 
   /// Signs up and signs in Ada (password `correct horse`).
   @discardableResult

@@ -216,6 +216,19 @@ final class InMemoryServices: AccountService, PaymentCardService, ReservationSer
     }
   }
 
+  /// Adds `details` to reservation `id` (any user's); returns it.
+  @discardableResult
+  func setDetails(_ id: String, _ details: [String: JSONValue]) -> Reservation {
+    lock.withLock {
+      for email in users.keys {
+        guard let index = users[email]!.reservations.firstIndex(where: { $0.id == id }) else { continue }
+        users[email]!.reservations[index].details.merge(details) { _, new in new }
+        return users[email]!.reservations[index]
+      }
+      preconditionFailure("no reservation \(id)")
+    }
+  }
+
   func reservations(token: String) throws -> [Reservation] {
     try lock.withLock { users[try user(token)]!.reservations }
   }
@@ -229,7 +242,31 @@ final class InMemoryServices: AccountService, PaymentCardService, ReservationSer
     }
   }
 
-  func cancelReservation(id: String, token: String) throws -> Reservation {
+  /// What cancelling refunds (the kind's rule in a real backend): a fee taken from a reservation
+  /// whose `"testFee"` detail names one (an amount string), else the whole total; the deadline is
+  /// its start.
+  private func quote(_ reservation: Reservation) -> CancellationQuote {
+    let fee =
+      reservation.details["testFee"]?.stringValue.flatMap { Decimal(string: $0) }.map {
+        Money(amount: $0, currency: reservation.total.currencyCode)
+      } ?? Money.zero(reservation.total.currencyCode)
+    var card: String?
+    if case .object(let payment)? = reservation.details["payment"] { card = payment["card"]?.stringValue }
+    return CancellationQuote(
+      reservationId: reservation.id, total: reservation.total, fee: fee, refund: reservation.total - fee,
+      deadline: reservation.startsAt, timeZone: reservation.startTimeZone?.identifier,
+      rule: fee.amount > 0 ? .hotelFirstNightCharged : .hotelFree, policy: "test rule", card: card, quotedAt: now)
+  }
+
+  func cancellationQuote(id: String, token: String) throws -> CancellationQuote {
+    let reservation = try self.reservation(id: id, token: token)
+    guard reservation.status == .confirmed else {
+      throw ServiceError.refused("already_cancelled", "reservation \(id) is already cancelled")
+    }
+    return lock.withLock { quote(reservation) }
+  }
+
+  func cancelReservation(id: String, token: String, accepting accepted: CancellationQuote?) throws -> Reservation {
     try lock.withLock {
       let email = try user(token)
       guard let index = users[email]!.reservations.firstIndex(where: { $0.id == id }) else {
@@ -238,9 +275,13 @@ final class InMemoryServices: AccountService, PaymentCardService, ReservationSer
       guard users[email]!.reservations[index].status == .confirmed else {
         throw ServiceError.refused("already_cancelled", "reservation \(id) is already cancelled")
       }
+      let terms = quote(users[email]!.reservations[index])
+      if let accepted, accepted.refund != terms.refund {
+        throw ServiceError.refused("cancellation_terms_changed", "the terms changed")
+      }
       users[email]!.reservations[index].status = .cancelled
       users[email]!.reservations[index].cancelledAt = now
-      users[email]!.reservations[index].refunded = users[email]!.reservations[index].total
+      users[email]!.reservations[index].refunded = terms.refund
       return users[email]!.reservations[index]
     }
   }

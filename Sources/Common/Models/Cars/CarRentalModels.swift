@@ -138,11 +138,15 @@ public struct OneWayPolicy: Hashable, Sendable, Codable {
     self.fee = fee
   }
 
-  /// `"one-way within the country, fee 95.00 USD"`.
-  public var summary: String {
+  /// `"one-way within the country, fee $95.00"`: the fee as the service gave it (the car
+  /// service converts it into the traveller's currency), written by `money`.
+  public func summary(money: MoneyFormat = .english) -> String {
     guard allowed else { return "no one-way rentals" }
-    return "one-way \(sameCountryOnly ? "within the country" : "allowed"), fee \(fee)"
+    return "one-way \(sameCountryOnly ? "within the country" : "allowed"), fee \(money.string(fee))"
   }
+
+  /// ``summary(money:)`` in English.
+  public var summary: String { summary() }
 }
 
 /// A car rental company (invented names, `Shared/cars/companies.json`).
@@ -236,11 +240,12 @@ public struct PromoCode: Hashable, Sendable, Codable {
     self.companies = companies
   }
 
-  /// `"10% off the rental"`, `"25.00 USD off the rental"`.
+  /// `"10% off the rental"`, `"$25.00 off the rental"` (English; a fixed amount in the promo's
+  /// own currency, the discount line converts it).
   public var summary: String {
     switch discount {
     case .percent(let value): "\(value)% off the rental"
-    case .fixed(let money): "\(money) off the rental"
+    case .fixed(let money): "\(MoneyFormat.english.string(money)) off the rental"
     }
   }
 }

@@ -40,6 +40,17 @@ public enum HotelCancellation {
       + "24 hours before check-in at \(checkInHour):00); after that the first night is charged."
   }
 
+  /// The rule as it applies at `now` (booking or cancelling then), with the deadline in the
+  /// hotel's local time: ``summary(checkIn:timeZone:)`` before the deadline; at or after it,
+  /// `Free cancellation ended 2026-12-19 15:00 hotel time (Europe/Paris): cancelling costs the
+  /// first night (€112.20); the rest is refunded.` — a booking made late says so at once.
+  public static func summary(checkIn: LocalDate, timeZone: TimeZone, at now: Date, firstNight: Money?) -> String {
+    if isFree(at: now, checkIn: checkIn, timeZone: timeZone) { return summary(checkIn: checkIn, timeZone: timeZone) }
+    let charge = firstNight.map { " (\(MoneyFormat.english.string($0)))" } ?? ""
+    return "Free cancellation ended \(checkIn.adding(days: -1)) \(checkInHour):00 hotel time (\(timeZone.identifier)): "
+      + "cancelling costs the first night\(charge); the rest is refunded."
+  }
+
   /// The rule without dates.
   public static let rule =
     "Free cancellation until 24 hours before check-in (15:00 hotel local time); after that the first night is charged."
