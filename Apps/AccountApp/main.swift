@@ -1,6 +1,7 @@
 // `account`: the Account feature on its own, on the embedded backend.
 import Account
 import Backend
+import Barcodes
 import Common
 import CommonUI
 import Foundation
@@ -9,7 +10,8 @@ import Foundation
 let environment: AccountEnvironment.Factory = { context in
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
-    accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
+    accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService,
+    checkIn: backend.checkInService, barcodes: ZintRenderer())
 }
 let root = AccountCommands.root(name: "account", environment: environment)
 let tool = CommandLineTool(

@@ -1,5 +1,6 @@
 // `booking`: the Flights feature on its own.
 import Backend
+import Barcodes
 import Booking
 import Common
 import CommonUI
@@ -7,7 +8,8 @@ import Foundation
 
 let services = BookingServices(
   flights: FlightsWiring.search(context:), booking: FlightsWiring.booking(context:),
-  status: FlightsWiring.status(context:))
+  status: FlightsWiring.status(context:),
+  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in

@@ -23,7 +23,10 @@ public enum ImageCodec {
         error.count)
     }
     guard ok == 1, let pixels else {
-      throw ServiceError.invalid("unreadable_image", reason(error))
+      let why = reason(error)
+      throw ServiceError.invalid(
+        "unreadable_image",
+        why.hasPrefix("not a PNG or JPEG") || why.hasPrefix("the ") ? why : "the image is damaged (\(why))")
     }
     defer { cimageio_free(pixels) }
     let count = Int(width) * Int(height)

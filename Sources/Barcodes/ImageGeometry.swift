@@ -67,7 +67,8 @@ enum ImageGeometry {
   /// same bins only when the axes follow them.
   static func refined(_ estimate: Double, edges: [(x: Double, y: Double, weight: Double)]) -> Double {
     guard edges.count > 100 else { return estimate }
-    let sample = edges.count > 60_000 ? stride(from: 0, to: edges.count, by: edges.count / 60_000 + 1).map { edges[$0] } : edges
+    let sample =
+      edges.count > 60_000 ? stride(from: 0, to: edges.count, by: edges.count / 60_000 + 1).map { edges[$0] } : edges
     let extent = sample.reduce(0.0) { max($0, abs($1.x) + abs($1.y)) }
     let size = Int(extent) * 2 + 4
     var best = estimate

@@ -72,13 +72,15 @@ public enum BoardingPassSamples {
       while to == from { to = airports.randomElement(using: &random)! }
       let carrier = carriers.randomElement(using: &random)!
       let number = Int.random(in: 1...9999, using: &random)
-      let suffix = Int.random(in: 0..<8, using: &random) == 0 ? String(alphabet.prefix(26).randomElement(using: &random)!) : ""
+      let suffix =
+        Int.random(in: 0..<8, using: &random) == 0 ? String(alphabet.prefix(26).randomElement(using: &random)!) : ""
       var leg = BoardingPass.Leg(
         pnr: Int.random(in: 0..<5, using: &random) == 0 ? pnr + "X" : pnr, from: from, to: to, carrier: carrier,
         flightNumber: String(format: "%04d", number) + suffix, dayOfYear: BCBPDates.dayOfYear(date),
         compartment: compartments.randomElement(using: &random)!,
         seat: Int.random(in: 0..<12, using: &random) == 0
-          ? "" : String(format: "%03d", Int.random(in: 1...99, using: &random))
+          ? ""
+          : String(format: "%03d", Int.random(in: 1...99, using: &random))
             + String(seatLetters.randomElement(using: &random)!),
         checkInSequence: String(format: "%04d", Int.random(in: 1...9999, using: &random)),
         passengerStatus: ["0", "1", "3", "4"].randomElement(using: &random)!)
@@ -90,16 +92,18 @@ public enum BoardingPassSamples {
         leg.marketingCarrier = carrier
         if Int.random(in: 0..<3, using: &random) == 0 {
           leg.frequentFlyerAirline = carrier
-          leg.frequentFlyerNumber = String((0..<Int.random(in: 6...16, using: &random)).map { _ in
-            alphabet.randomElement(using: &random)!
-          })
+          leg.frequentFlyerNumber = String(
+            (0..<Int.random(in: 6...16, using: &random)).map { _ in
+              alphabet.randomElement(using: &random)!
+            })
         }
         leg.freeBaggageAllowance = ["", "1PC", "2PC", "20K", "23K", "40L"].randomElement(using: &random)!
         leg.fastTrack = ["", "Y", "N"].randomElement(using: &random)!
         if Int.random(in: 0..<4, using: &random) == 0 {
-          leg.airlineData = String((0..<Int.random(in: 1...12, using: &random)).map { _ in
-            alphabet.randomElement(using: &random)!
-          })
+          leg.airlineData = String(
+            (0..<Int.random(in: 1...12, using: &random)).map { _ in
+              alphabet.randomElement(using: &random)!
+            })
         }
       }
       legs.append(leg)
@@ -120,15 +124,17 @@ public enum BoardingPassSamples {
       pass.documentType = "B"
       pass.issuer = legs[0].carrier
       if Int.random(in: 0..<3, using: &random) == 0 {
-        pass.baggageTag = "0" + String(format: "%03d", Int.random(in: 1...999, using: &random))
+        pass.baggageTag =
+          "0" + String(format: "%03d", Int.random(in: 1...999, using: &random))
           + String(format: "%06d", Int.random(in: 0...999_999, using: &random)) + "001"
       }
     }
     if Int.random(in: 0..<3, using: &random) > 0 {
       pass.securityType = "4"
-      pass.securityData = String((0..<Int.random(in: 64...100, using: &random)).map { _ in
-        base64.randomElement(using: &random)!
-      })
+      pass.securityData = String(
+        (0..<Int.random(in: 64...100, using: &random)).map { _ in
+          base64.randomElement(using: &random)!
+        })
     }
     return Sample(pass: pass, issued: issued, flightDates: dates)
   }

@@ -49,7 +49,8 @@ import Testing
 
   @Test func svg_isAnSVGDocumentOfTheSymbol() throws {
     let text = try BoardingPassSamples.make(count: 1, seed: 5)[0].pass.encoded()
-    let svg = String(decoding: try renderer.image(for: text, symbology: .aztec, format: .svg, moduleSize: 4), as: UTF8.self)
+    let svg = String(
+      decoding: try renderer.image(for: text, symbology: .aztec, format: .svg, moduleSize: 4), as: UTF8.self)
     #expect(svg.contains("<svg") && svg.contains("</svg>"))
     #expect(svg.contains("<rect") || svg.contains("<path"))
   }

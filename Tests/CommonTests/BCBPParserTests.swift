@@ -156,22 +156,36 @@ import Testing
 
   @Test func flightDate_fromTheIssueDate_crossesTheNewYear() {
     let issued = LocalDate("2027-12-30")!
-    #expect(BCBPDates.flightDate(dayOfYear: 364, issueDate: issued, reference: .init(daysSinceEpoch: 0)) == LocalDate("2027-12-30"))
-    #expect(BCBPDates.flightDate(dayOfYear: 2, issueDate: issued, reference: .init(daysSinceEpoch: 0)) == LocalDate("2028-01-02"))
+    #expect(
+      BCBPDates.flightDate(dayOfYear: 364, issueDate: issued, reference: .init(daysSinceEpoch: 0))
+        == LocalDate("2027-12-30"))
+    #expect(
+      BCBPDates.flightDate(dayOfYear: 2, issueDate: issued, reference: .init(daysSinceEpoch: 0))
+        == LocalDate("2028-01-02"))
     // 2028 is a leap year: day 60 is 29 February, day 366 is 31 December.
-    #expect(BCBPDates.flightDate(dayOfYear: 60, issueDate: issued, reference: .init(daysSinceEpoch: 0)) == LocalDate("2028-02-29"))
-    #expect(BCBPDates.flightDate(dayOfYear: 366, issueDate: issued, reference: .init(daysSinceEpoch: 0)) == LocalDate("2028-12-31"))
+    #expect(
+      BCBPDates.flightDate(dayOfYear: 60, issueDate: issued, reference: .init(daysSinceEpoch: 0))
+        == LocalDate("2028-02-29"))
+    #expect(
+      BCBPDates.flightDate(dayOfYear: 366, issueDate: issued, reference: .init(daysSinceEpoch: 0))
+        == LocalDate("2028-12-31"))
     // Issued in 2028 for day 366: 2028 has it.
-    #expect(BCBPDates.flightDate(dayOfYear: 366, issueDate: LocalDate("2028-12-01"), reference: .init(daysSinceEpoch: 0)) == LocalDate("2028-12-31"))
+    #expect(
+      BCBPDates.flightDate(dayOfYear: 366, issueDate: LocalDate("2028-12-01"), reference: .init(daysSinceEpoch: 0))
+        == LocalDate("2028-12-31"))
     // Issued in 2029: neither 2029 nor 2030 has a day 366.
-    #expect(BCBPDates.flightDate(dayOfYear: 366, issueDate: LocalDate("2029-12-01"), reference: .init(daysSinceEpoch: 0)) == nil)
+    #expect(
+      BCBPDates.flightDate(dayOfYear: 366, issueDate: LocalDate("2029-12-01"), reference: .init(daysSinceEpoch: 0))
+        == nil)
   }
 
   @Test func flightDate_withoutIssueDate_isNearestToTheReference() {
     let newYearsEve = LocalDate("2027-12-31")!
     #expect(BCBPDates.flightDate(dayOfYear: 1, issueDate: nil, reference: newYearsEve) == LocalDate("2028-01-01"))
     #expect(BCBPDates.flightDate(dayOfYear: 365, issueDate: nil, reference: newYearsEve) == LocalDate("2027-12-31"))
-    #expect(BCBPDates.flightDate(dayOfYear: 366, issueDate: nil, reference: LocalDate("2029-01-10")!) == LocalDate("2028-12-31"))
+    #expect(
+      BCBPDates.flightDate(dayOfYear: 366, issueDate: nil, reference: LocalDate("2029-01-10")!)
+        == LocalDate("2028-12-31"))
     #expect(BCBPDates.flightDate(dayOfYear: 366, issueDate: nil, reference: LocalDate("2026-06-10")!) == nil)
   }
 
@@ -251,7 +265,9 @@ import Testing
       return String(copy)
     }
     #expect(error(with(1, "X"))?.item == .formatCode)
-    #expect(error(with(31, "Y1L"))?.message == "item 26 (from city airport code) at character 31: expected a three-letter IATA airport code, found \"Y1L\"")
+    #expect(
+      error(with(31, "Y1L"))?.message
+        == "item 26 (from city airport code) at character 31: expected a three-letter IATA airport code, found \"Y1L\"")
     #expect(error(with(40, "AB"))?.item == .flightNumber)
     #expect(error(with(45, "367"))?.item == .dateOfFlight)
     #expect(error(with(45, "000"))?.item == .dateOfFlight)

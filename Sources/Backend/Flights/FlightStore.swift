@@ -121,5 +121,8 @@ public struct SQLiteFlightSeats: FlightSeatReading, @unchecked Sendable {
         daysBeforeDeparture: days)
       return refund.amount > reservation.total.amount ? reservation.total : refund
     },
-    release: { context in try release(context.db, reservationID: context.reservation.id) })
+    release: { context in
+      try release(context.db, reservationID: context.reservation.id)
+      try CheckInSchema.release(context.db, reservationID: context.reservation.id)
+    })
 }

@@ -104,7 +104,7 @@ public enum BCBPEncoder {
     }
     try text(leg.carrier, .carrier, into: &out)
     let flight = Array(leg.flightNumber.utf8)
-    guard (flight.count == 4 || flight.count == 5), flight.prefix(4).allSatisfy(isDigit),
+    guard flight.count == 4 || flight.count == 5, flight.prefix(4).allSatisfy(isDigit),
       flight.count == 4 || isUpperLetter(flight[4])
     else {
       throw BCBPError(
@@ -114,7 +114,8 @@ public enum BCBPEncoder {
     try text(leg.flightNumber, .flightNumber, into: &out)
     guard (1...366).contains(leg.dayOfYear) else {
       throw BCBPError(
-        item: .dateOfFlight, position: out.count + 1, reason: "expected a day of the year 1–366, found \(leg.dayOfYear)")
+        item: .dateOfFlight, position: out.count + 1, reason: "expected a day of the year 1–366, found \(leg.dayOfYear)"
+      )
     }
     out += digits(leg.dayOfYear, width: 3)
     guard leg.compartment.utf8.count == 1, leg.compartment.utf8.allSatisfy(isUpperLetter) else {

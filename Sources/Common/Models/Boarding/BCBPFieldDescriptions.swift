@@ -168,7 +168,8 @@ extension BoardingPass {
     }
     fields += [
       BCBPFieldDescription(.version, version, "version \(version)"),
-      BCBPFieldDescription(.passengerDescription, passengerDescription, BCBPCodes.passengerDescription(passengerDescription)),
+      BCBPFieldDescription(
+        .passengerDescription, passengerDescription, BCBPCodes.passengerDescription(passengerDescription)),
       BCBPFieldDescription(.checkInSource, checkInSource, BCBPCodes.source(checkInSource)),
       BCBPFieldDescription(.issuanceSource, issuanceSource, BCBPCodes.source(issuanceSource)),
       BCBPFieldDescription(.issueDate, issueDate, issue),
@@ -191,12 +192,14 @@ extension BoardingPass {
       BCBPFieldDescription(.carrier, leg.carrier),
       BCBPFieldDescription(.flightNumber, leg.flightNumber, leg.flightDisplay),
       BCBPFieldDescription(
-        .dateOfFlight, String(repeating: "0", count: leg.dayOfYear < 10 ? 2 : leg.dayOfYear < 100 ? 1 : 0)
+        .dateOfFlight,
+        String(repeating: "0", count: leg.dayOfYear < 10 ? 2 : leg.dayOfYear < 100 ? 1 : 0)
           + "\(leg.dayOfYear)", date?.description ?? "day \(leg.dayOfYear) of the year (year unknown)"),
       BCBPFieldDescription(.compartment, leg.compartment, BCBPCodes.compartment(leg.compartment)),
       BCBPFieldDescription(.seat, leg.seat, leg.seat.isEmpty ? "no seat" : "seat \(leg.seatDisplay)"),
       BCBPFieldDescription(
-        .sequence, leg.checkInSequence, leg.checkInSequence.isEmpty ? "blank" : "boarding number \(leg.sequenceDisplay)"),
+        .sequence, leg.checkInSequence, leg.checkInSequence.isEmpty ? "blank" : "boarding number \(leg.sequenceDisplay)"
+      ),
       BCBPFieldDescription(.passengerStatus, leg.passengerStatus, BCBPCodes.passengerStatus(leg.passengerStatus)),
     ]
     guard version != nil || index > 0 else { return fields }
@@ -211,7 +214,8 @@ extension BoardingPass {
       BCBPFieldDescription(.frequentFlyerAirline, leg.frequentFlyerAirline),
       BCBPFieldDescription(.frequentFlyerNumber, leg.frequentFlyerNumber),
       BCBPFieldDescription(.idAd, leg.idAdIndicator, leg.idAdIndicator.isEmpty ? "normal fare" : "industry discount"),
-      BCBPFieldDescription(.baggageAllowance, leg.freeBaggageAllowance, BCBPCodes.baggageAllowance(leg.freeBaggageAllowance)),
+      BCBPFieldDescription(
+        .baggageAllowance, leg.freeBaggageAllowance, BCBPCodes.baggageAllowance(leg.freeBaggageAllowance)),
       BCBPFieldDescription(.fastTrack, leg.fastTrack, BCBPCodes.fastTrack(leg.fastTrack)),
       BCBPFieldDescription(.airlineData, leg.airlineData),
     ]
@@ -223,7 +227,8 @@ extension BoardingPass {
     guard let securityType else { return [] }
     return [
       BCBPFieldDescription(.securityType, securityType),
-      BCBPFieldDescription(.securityLength, String(format: "%02X", securityData.utf8.count), "\(securityData.utf8.count) characters"),
+      BCBPFieldDescription(
+        .securityLength, String(format: "%02X", securityData.utf8.count), "\(securityData.utf8.count) characters"),
       BCBPFieldDescription(.securityData, securityData),
     ]
   }

@@ -68,7 +68,8 @@ private enum ReadOutcome {
       let position = String(decoding: prefix, as: UTF8.self).count + 1
       let character = text.dropFirst(position - 1).first.map(String.init) ?? "?"
       let scalar = character.unicodeScalars.first.map { String($0.value, radix: 16, uppercase: true) } ?? "?"
-      let shown = character.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } ? " \"\(character)\"" : ""
+      let shown =
+        character.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } ? " \"\(character)\"" : ""
       throw BCBPError(
         item: nil, position: position,
         reason:
@@ -168,7 +169,8 @@ private struct Reader {
     }
     guard byte(0) == UInt8(ascii: "M") else {
       throw BCBPError(
-        item: .formatCode, position: 1, reason: "expected M (the only format of Resolution 792), found \"\(field(0, 1))\"")
+        item: .formatCode, position: 1,
+        reason: "expected M (the only format of Resolution 792), found \"\(field(0, 1))\"")
     }
     let legsByte = byte(1)
     guard BCBPEncoder.isDigit(legsByte), (1...4).contains(legsByte - 0x30) else {
@@ -388,7 +390,9 @@ private struct Reader {
         if lenient && item != 5 { continue }
         let at = start + layout.offset(item)
         let bcbp = LegItems.all[item]
-        throw BCBPError(item: bcbp, position: at + 1, reason: "expected \(LegItems.expected[item]), found \"\(field(at, bcbp.width))\"")
+        throw BCBPError(
+          item: bcbp, position: at + 1,
+          reason: "expected \(LegItems.expected[item]), found \"\(field(at, bcbp.width))\"")
       }
     } else if !plausible(5, at: start, layout) {
       let at = start + layout.offset(5)
@@ -521,7 +525,8 @@ private struct Reader {
               reason: "expected the year's last digit and a day of the year 001–366 (6225), found \"\(issue)\"")
           }
           quirks.append(
-            BCBPQuirk(.other, position: cursor + 4, message: "\(BCBPItem.issueDate) \"\(issue)\" is not a date: ignored"))
+            BCBPQuirk(
+              .other, position: cursor + 4, message: "\(BCBPItem.issueDate) \"\(issue)\" is not a date: ignored"))
           values[3] = ""
         }
         pass.passengerDescription = values[0]
@@ -575,7 +580,8 @@ private struct Reader {
         BCBPQuirk(
           .sizeMismatch, position: cursor - 1,
           message:
-            "\(BCBPItem.repeatedSize) of leg \(number) says \(repeatedSize) but only \(end - cursor) characters remain"))
+            "\(BCBPItem.repeatedSize) of leg \(number) says \(repeatedSize) but only \(end - cursor) characters remain")
+      )
       repeatedEnd = end
     }
     let values = try block(BCBPItem.repeatedItems, from: cursor, to: repeatedEnd, sizeAt: cursor - 2)
@@ -618,7 +624,8 @@ private struct Reader {
       if !lenient, item.isNumeric, width == item.width {
         let slice = UnsafeBufferPointer(rebasing: bytes[cursor..<(cursor + width)])
         if !slice.allSatisfy({ $0 == 0x20 }) && !slice.allSatisfy(BCBPEncoder.isDigit) {
-          throw BCBPError(item: item, position: cursor + 1, reason: "expected digits or blanks, found \"\(field(cursor, width))\"")
+          throw BCBPError(
+            item: item, position: cursor + 1, reason: "expected digits or blanks, found \"\(field(cursor, width))\"")
         }
       }
       values[index] = field(cursor, width)
@@ -652,7 +659,8 @@ private struct Reader {
     guard byte(start) == UInt8(ascii: "^") else {
       let rest = UnsafeBufferPointer(rebasing: bytes[start..<count])
       if lenient && rest.allSatisfy({ $0 == 0x20 }) {
-        quirks.append(BCBPQuirk(.other, position: start + 1, message: "\(count - start) blank(s) after the pass ignored"))
+        quirks.append(
+          BCBPQuirk(.other, position: start + 1, message: "\(count - start) blank(s) after the pass ignored"))
         return
       }
       throw BCBPError(
@@ -699,7 +707,8 @@ private enum LegItems {
     "up to 7 characters", "a three-letter IATA airport code", "a three-letter IATA airport code",
     "a 2- or 3-character airline designator", "four digits and an optional letter (0834)",
     "a day of the year 001–366", "a compartment letter (F, J, Y, …)",
-    "a three-digit row and a letter (023C), letters (INF) or blank", "four digits and an optional letter (0025) or blank",
+    "a three-digit row and a letter (023C), letters (INF) or blank",
+    "four digits and an optional letter (0025) or blank",
     "a letter or digit", "two hexadecimal digits",
   ]
 }
