@@ -106,7 +106,8 @@ targets += apps.map(\.target)
 
 targets.append(
   .executableTarget(
-    name: "TravelBenchmarks", dependencies: ["Backend", "Common", "CommonUI", "Reactive"], path: "Scripts/Benchmarks",
+    name: "TravelBenchmarks", dependencies: ["Backend", "Barcodes", "Common", "CommonTesting", "CommonUI", "Reactive"],
+    path: "Scripts/Benchmarks",
     swiftSettings: settings))
 
 // MARK: - End-to-end tests (run the built executables)
