@@ -17,25 +17,34 @@ enum ImageGeometry {
     var edges: [(x: Double, y: Double, weight: Double)] = []
     image.pixels.withUnsafeBufferPointer { pixels in
       let width = image.width
-      func at(_ x: Int, _ y: Int) -> Double { Double(pixels[y * width + x]) }
       var y = step
       while y < image.height - step {
         var x = step
+        let up = (y - step) * width
+        let row = y * width
+        let down = (y + step) * width
         while x < width - step {
           // Sobel: differences across the pixel, smoothed along the edge.
-          let gx =
-            at(x + step, y - step) + 2 * at(x + step, y) + at(x + step, y + step) - at(x - step, y - step) - 2
-            * at(x - step, y) - at(x - step, y + step)
-          let gy =
-            at(x - step, y + step) + 2 * at(x, y + step) + at(x + step, y + step) - at(x - step, y - step) - 2
-            * at(x, y - step) - at(x + step, y - step)
+          let left = x - step
+          let right = x + step
+          let a = Double(pixels[up + left])
+          let b = Double(pixels[up + x])
+          let c = Double(pixels[up + right])
+          let d = Double(pixels[row + left])
+          let f = Double(pixels[row + right])
+          let g = Double(pixels[down + left])
+          let h = Double(pixels[down + x])
+          let i = Double(pixels[down + right])
+          let gx = (c + 2 * f + i) - (a + 2 * d + g)
+          let gy = (g + 2 * h + i) - (a + 2 * b + c)
           let strength = gx * gx + gy * gy
           if strength > 40_000 {
             var degrees = atan2(gy, gx) * 180 / .pi
             degrees = degrees.truncatingRemainder(dividingBy: 90)
             if degrees < 0 { degrees += 90 }
-            histogram[min(count - 1, Int(degrees * Double(binsPerDegree)))] += strength.squareRoot()
-            edges.append((Double(x), Double(y), strength.squareRoot()))
+            let magnitude = strength.squareRoot()
+            histogram[min(count - 1, Int(degrees * Double(binsPerDegree)))] += magnitude
+            edges.append((Double(x), Double(y), magnitude))
           }
           x += step
         }
@@ -61,38 +70,100 @@ enum ImageGeometry {
     return refined(angle >= 45 ? angle - 90 : angle, edges: edges)
   }
 
-  /// The angle within ±2° of `estimate` (0.1° steps) at which the edge points line up best: the
+  /// The angle within ±2° of `estimate` (half degrees, then tenths) at which the edge points line up best: the
   /// projections of their positions on the two axes of that angle are the most concentrated
   /// (largest sum of squared bin weights, 1-pixel bins) — the code's module edges fall into the
   /// same bins only when the axes follow them.
   static func refined(_ estimate: Double, edges: [(x: Double, y: Double, weight: Double)]) -> Double {
     guard edges.count > 100 else { return estimate }
     let sample =
-      edges.count > 60_000 ? stride(from: 0, to: edges.count, by: edges.count / 60_000 + 1).map { edges[$0] } : edges
+      edges.count > 30_000 ? stride(from: 0, to: edges.count, by: edges.count / 30_000 + 1).map { edges[$0] } : edges
     let extent = sample.reduce(0.0) { max($0, abs($1.x) + abs($1.y)) }
     let size = Int(extent) * 2 + 4
-    var best = estimate
-    var bestScore = -1.0
     var bins = [Double](repeating: 0, count: size * 2)
-    for tenth in -20...20 {
-      let angle = estimate + Double(tenth) / 10
+    func score(_ angle: Double) -> Double {
       let radians = angle * .pi / 180
       let c = cos(radians)
       let s = sin(radians)
-      for index in bins.indices { bins[index] = 0 }
-      for point in sample {
-        let along = Int((point.x * c + point.y * s).rounded()) + size / 2
-        let across = Int((-point.x * s + point.y * c).rounded()) + size / 2
-        bins[along] += point.weight
-        bins[size + across] += point.weight
-      }
-      let score = bins.reduce(0) { $0 + $1 * $1 }
-      if score > bestScore {
-        bestScore = score
-        best = angle
+      return bins.withUnsafeMutableBufferPointer { bins in
+        for index in bins.indices { bins[index] = 0 }
+        let half = size / 2
+        for point in sample {
+          bins[Int((point.x * c + point.y * s).rounded()) + half] += point.weight
+          bins[size + Int((-point.x * s + point.y * c).rounded()) + half] += point.weight
+        }
+        var total = 0.0
+        for value in bins { total += value * value }
+        return total
       }
     }
+    // Coarse (half degrees within ±2°), then fine (tenths within ±0.5° of the best).
+    var best = estimate
+    var bestScore = -1.0
+    for step in -4...4 {
+      let angle = estimate + Double(step) / 2
+      let value = score(angle)
+      if value > bestScore { (best, bestScore) = (angle, value) }
+    }
+    let coarse = best
+    for step in -5...5 where step != 0 {
+      let angle = coarse + Double(step) / 10
+      let value = score(angle)
+      if value > bestScore { (best, bestScore) = (angle, value) }
+    }
     return best
+  }
+
+  /// The rectangle holding the image's edges (strong gradients, sampled on a grid at most 512
+  /// points wide; the 1st to 99th percentile of their positions on each axis), grown by an eighth
+  /// of its size and 16 pixels on each side and kept within the image; nil when the image has too
+  /// few edges to tell.
+  static func contentBounds(_ image: GreyImage) -> (x: Int, y: Int, width: Int, height: Int)? {
+    let step = max(1, max(image.width, image.height) / 512)
+    var xs: [Int] = []
+    var ys: [Int] = []
+    image.pixels.withUnsafeBufferPointer { pixels in
+      let width = image.width
+      var y = step
+      while y < image.height - step {
+        var x = step
+        let row = y * width
+        while x < width - step {
+          let gx = Int(pixels[row + x + step]) - Int(pixels[row + x - step])
+          let gy = Int(pixels[row + step * width + x]) - Int(pixels[row - step * width + x])
+          if abs(gx) + abs(gy) > 80 {
+            xs.append(x)
+            ys.append(y)
+          }
+          x += step
+        }
+        y += step
+      }
+    }
+    guard xs.count >= 50 else { return nil }
+    xs.sort()
+    ys.sort()
+    let low = xs.count / 100
+    let high = xs.count - 1 - xs.count / 100
+    let (left, right, top, bottom) = (xs[low], xs[high], ys[low], ys[high])
+    let marginX = (right - left) / 8 + 16
+    let marginY = (bottom - top) / 8 + 16
+    let x = max(0, left - marginX)
+    let y = max(0, top - marginY)
+    let width = min(image.width, right + marginX) - x
+    let height = min(image.height, bottom + marginY) - y
+    return width > 0 && height > 0 ? (x, y, width, height) : nil
+  }
+
+  /// The part `box` of `image`.
+  static func cropped(_ image: GreyImage, _ box: (x: Int, y: Int, width: Int, height: Int)) -> GreyImage {
+    var pixels = [UInt8]()
+    pixels.reserveCapacity(box.width * box.height)
+    for row in box.y..<(box.y + box.height) {
+      let start = row * image.width + box.x
+      pixels += image.pixels[start..<(start + box.width)]
+    }
+    return GreyImage(width: box.width, height: box.height, pixels: pixels)
   }
 
   /// `image` turned by `degrees` (counter-clockwise as seen, y pointing down) about its centre,

@@ -8,8 +8,10 @@ import Foundation
 /// A first pass looks for upright symbols at the image's scale and its downscaled copies; when it
 /// finds nothing, a second pass also tries quarter turns and harder binarization; when that finds
 /// nothing either (a photo held at an angle: zxing-cpp 1.4 reads Aztec and PDF417 only within a
-/// few degrees of upright), the image is straightened by the direction of its strongest edges
-/// (``ImageGeometry``) and read again. Corners are in the coordinates of the image given.
+/// few degrees of upright), the part of the image with edges is cut out (its Aztec detector
+/// looks from the middle of the image) and read again, then straightened by the direction of its
+/// strongest edges (``ImageGeometry``) and read again. Corners are in the coordinates of the
+/// image given.
 public struct ZXingScanner: BarcodeScanning {
   /// How many symbols one image may yield.
   static let capacity = 8
@@ -23,9 +25,20 @@ public struct ZXingScanner: BarcodeScanning {
   public func scan(_ image: GreyImage, symbologies: Set<BarcodeSymbology>) throws -> [ScannedBarcode] {
     var found = try read(image, symbologies: symbologies, hard: false)
     if found.isEmpty { found = try read(image, symbologies: symbologies, hard: true) }
-    guard found.isEmpty, let angle = ImageGeometry.dominantAngle(image), abs(angle) >= 1 else { return found }
+    guard found.isEmpty else { return found }
+    // A code away from the middle (zxing-cpp 1.4's Aztec detector looks from the centre out):
+    // the part of the image with edges, cropped, then read again.
+    var work = image
+    var offset = (x: 0, y: 0)
+    if let box = ImageGeometry.contentBounds(image), box.width * box.height * 10 < image.width * image.height * 9 {
+      work = ImageGeometry.cropped(image, box)
+      offset = (box.x, box.y)
+      found = try read(work, symbologies: symbologies, hard: true)
+      if !found.isEmpty { return found.map { Self.moved($0, by: offset) } }
+    }
+    guard let angle = ImageGeometry.dominantAngle(work), abs(angle) >= 1 else { return found }
     for degrees in [angle, -angle] {
-      let straight = ImageGeometry.rotated(image, degrees: degrees)
+      let straight = ImageGeometry.rotated(work, degrees: degrees)
       let read = try self.read(straight, symbologies: symbologies, hard: true)
       guard !read.isEmpty else { continue }
       // Corners back into the given image's coordinates.
@@ -35,14 +48,21 @@ public struct ZXingScanner: BarcodeScanning {
         barcode.corners = stride(from: 0, to: barcode.corners.count - 1, by: 2).flatMap { index -> [Int] in
           let dx = Double(barcode.corners[index]) - Double(straight.width) / 2
           let dy = Double(barcode.corners[index + 1]) - Double(straight.height) / 2
-          let u = cos(radians) * dx - sin(radians) * dy + Double(image.width) / 2
-          let v = sin(radians) * dx + cos(radians) * dy + Double(image.height) / 2
-          return [Int(u.rounded()), Int(v.rounded())]
+          let u = cos(radians) * dx - sin(radians) * dy + Double(work.width) / 2
+          let v = sin(radians) * dx + cos(radians) * dy + Double(work.height) / 2
+          return [Int(u.rounded()) + offset.x, Int(v.rounded()) + offset.y]
         }
         return barcode
       }
     }
     return found
+  }
+
+  /// `barcode` with its corners moved by `offset`.
+  private static func moved(_ barcode: ScannedBarcode, by offset: (x: Int, y: Int)) -> ScannedBarcode {
+    var moved = barcode
+    moved.corners = barcode.corners.enumerated().map { $0.element + ($0.offset % 2 == 0 ? offset.x : offset.y) }
+    return moved
   }
 
   private func read(_ image: GreyImage, symbologies: Set<BarcodeSymbology>, hard: Bool) throws -> [ScannedBarcode] {

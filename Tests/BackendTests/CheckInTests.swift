@@ -318,6 +318,23 @@ final class CheckInFixture: @unchecked Sendable {
       } == "already_checked_in")
   }
 
+  /// Reading another issuer's pass on a fresh data directory: unknown, and no key is made.
+  @Test func verifying_neverMakesAKey() throws {
+    let backend = try TestBackend()
+    let pass = BoardingPass(
+      passengerName: "DESMARAIS/LUC",
+      legs: [
+        BoardingPass.Leg(
+          pnr: "ABC123", from: "YUL", to: "FRA", carrier: "AC", flightNumber: "0834", dayOfYear: 326,
+          compartment: "J", seat: "001A", checkInSequence: "0025", passengerStatus: "1")
+      ])
+    let signed = try BoardingPassSigner.ephemeral().sign(pass)
+    let status = try backend.services.checkInService.verify(PassVerificationRequest(bcbp: try signed.encoded()))
+    #expect(status.signature == .unknown)
+    let key = backend.directory.url.appendingPathComponent(BoardingPassSigner.keyFileName).path
+    #expect(!FileManager.default.fileExists(atPath: key))
+  }
+
   @Test func cancelling_freesTheSeats_andNeverReusesASequenceNumber() throws {
     let fixture = try CheckInFixture()
     let offer = try fixture.offer("SFO", "JFK", LocalDate("2026-10-20")!)

@@ -27,7 +27,9 @@ public final class SeatMapViewModel {
 
   public func viewAppeared() {
     let (token, id) = (token, reservationID)
-    run({ try Self.service($0).seatMaps(SeatMapRequest(reservationID: id), token: token) }) { [weak self] maps in
+    run {
+      try Self.service($0).seatMaps(SeatMapRequest(reservationID: id), token: token)
+    } then: { [weak self] maps in
       self?.seatMaps = maps
     }
   }
@@ -35,13 +37,13 @@ public final class SeatMapViewModel {
   /// Takes `seat` on leg `leg` for passenger `passenger` (a name as booked), then reloads the maps.
   public func seatChosen(_ seat: SeatNumber, passenger: String, leg: Int) {
     let (token, id) = (token, reservationID)
-    run({ environment in
+    run { environment in
       let service = try Self.service(environment)
       _ = try service.assignSeats(
         SeatAssignmentRequest(reservationID: id, choices: [SeatChoice(passenger: passenger, leg: leg, seat: seat)]),
         token: token)
       return try service.seatMaps(SeatMapRequest(reservationID: id), token: token)
-    }) { [weak self] maps in
+    } then: { [weak self] maps in
       self?.seatMaps = maps
       self?.notice = "\(passenger): seat \(seat)"
     }
@@ -50,11 +52,11 @@ public final class SeatMapViewModel {
   /// Seats every passenger still without a seat, side by side when possible.
   public func seatEveryoneTapped() {
     let (token, id) = (token, reservationID)
-    run({ environment in
+    run { environment in
       let service = try Self.service(environment)
       _ = try service.assignSeats(SeatAssignmentRequest(reservationID: id, assignRest: true), token: token)
       return try service.seatMaps(SeatMapRequest(reservationID: id), token: token)
-    }) { [weak self] maps in
+    } then: { [weak self] maps in
       self?.seatMaps = maps
       self?.notice = "Everyone has a seat."
     }

@@ -54,13 +54,20 @@ public final class BoardingPassSigner: Sendable {
     return signed
   }
 
-  /// Whether `pass` carries this backend's signature over its text.
+  /// Whether `pass` carries this backend's signature over its text. Verifying never makes a key:
+  /// without one, no pass can be this backend's (``SignatureStatus/unknown``).
   public func verify(_ pass: BoardingPass) throws -> SignatureStatus {
     guard let type = pass.securityType else { return .absent }
-    guard type == Self.securityType, let signature = Data(base64Encoded: pass.securityData),
+    guard hasKey, type == Self.securityType, let signature = Data(base64Encoded: pass.securityData),
       let message = try? BCBPEncoder.signedText(pass)
     else { return .unknown }
     return try verify(signature, of: Data(message.utf8)) ? .valid : .unknown
+  }
+
+  /// Whether the key exists (in memory, or its file).
+  private var hasKey: Bool {
+    if key.withLock({ $0 != nil }) { return true }
+    return path.map { FileManager.default.fileExists(atPath: $0) } ?? false
   }
 
   /// Whether the pass read from `text` (the exact text of its barcode) carries this backend's
@@ -72,7 +79,7 @@ public final class BoardingPassSigner: Sendable {
     var bytes = Array(text.utf8)
     while let last = bytes.last, last == 0x0A || last == 0x0D { bytes.removeLast() }
     let sectionLength = pass.securityData.utf8.count + 4
-    guard type == Self.securityType, bytes.count > sectionLength,
+    guard hasKey, type == Self.securityType, bytes.count > sectionLength,
       bytes[bytes.count - sectionLength] == UInt8(ascii: "^"),
       let signature = Data(base64Encoded: pass.securityData)
     else { return .unknown }

@@ -115,25 +115,25 @@ private struct Reader {
   }
 
   /// The two-character hexadecimal size at `index` (upper case; lower case is a quirk), or nil.
-  mutating func hexSize(at index: Int, item: BCBPItem) throws -> Int {
+  mutating func hexSize(at index: Int, item: @autoclosure () -> BCBPItem) throws -> Int {
     guard index + 2 <= count else {
       throw BCBPError(
-        item: item, position: index + 1, reason: "the text ends at character \(count) before this two-character size")
+        item: item(), position: index + 1, reason: "the text ends at character \(count) before this two-character size")
     }
     let high = byte(index)
     let low = byte(index + 1)
     guard let h = hexDigit(high), let l = hexDigit(low) else {
       throw BCBPError(
-        item: item, position: index + 1,
+        item: item(), position: index + 1,
         reason: "expected two hexadecimal digits 00–FF, found \"\(field(index, 2))\"")
     }
     if high >= 0x61 || low >= 0x61 {
       guard lenient else {
         throw BCBPError(
-          item: item, position: index + 1, reason: "hexadecimal sizes are upper case, found \"\(field(index, 2))\"")
+          item: item(), position: index + 1, reason: "hexadecimal sizes are upper case, found \"\(field(index, 2))\"")
       }
       quirks.append(
-        BCBPQuirk(.other, position: index + 1, message: "\(item) is written in lower case (\"\(field(index, 2))\")"))
+        BCBPQuirk(.other, position: index + 1, message: "\(item()) is written in lower case (\"\(field(index, 2))\")"))
     }
     return h << 4 | l
   }
@@ -517,8 +517,21 @@ private struct Reader {
             ))
           uniqueEnd = end
         }
-        var values = try block(BCBPItem.uniqueItems, from: cursor, to: uniqueEnd, sizeAt: cursor - 2)
-        if let issue = values[3].isEmpty ? nil : values[3], !validIssueDate(issue) {
+        try block(unique: true, from: cursor, to: uniqueEnd, sizeAt: cursor - 2) { index, value in
+          switch index {
+          case 0: pass.passengerDescription = value
+          case 1: pass.checkInSource = value
+          case 2: pass.issuanceSource = value
+          case 3: pass.issueDate = value
+          case 4: pass.documentType = value
+          case 5: pass.issuer = value
+          case 6: pass.baggageTag = value
+          case 7: pass.firstNonConsecutiveBaggageTag = value
+          default: pass.secondNonConsecutiveBaggageTag = value
+          }
+        }
+        if !pass.issueDate.isEmpty, !validIssueDate(pass.issueDate) {
+          let issue = pass.issueDate
           if !lenient {
             throw BCBPError(
               item: .issueDate, position: cursor + 4,
@@ -527,17 +540,8 @@ private struct Reader {
           quirks.append(
             BCBPQuirk(
               .other, position: cursor + 4, message: "\(BCBPItem.issueDate) \"\(issue)\" is not a date: ignored"))
-          values[3] = ""
+          pass.issueDate = ""
         }
-        pass.passengerDescription = values[0]
-        pass.checkInSource = values[1]
-        pass.issuanceSource = values[2]
-        pass.issueDate = values[3]
-        pass.documentType = values[4]
-        pass.issuer = values[5]
-        pass.baggageTag = values[6]
-        pass.firstNonConsecutiveBaggageTag = values[7]
-        pass.secondNonConsecutiveBaggageTag = values[8]
         cursor = uniqueEnd
       } else {
         guard lenient else {
@@ -584,58 +588,75 @@ private struct Reader {
       )
       repeatedEnd = end
     }
-    let values = try block(BCBPItem.repeatedItems, from: cursor, to: repeatedEnd, sizeAt: cursor - 2)
-    leg.airlineNumericCode = values[0]
-    leg.documentSerialNumber = values[1]
-    leg.selecteeIndicator = values[2]
-    leg.internationalDocumentationVerification = values[3]
-    leg.marketingCarrier = values[4]
-    leg.frequentFlyerAirline = values[5]
-    leg.frequentFlyerNumber = values[6]
-    leg.idAdIndicator = values[7]
-    leg.freeBaggageAllowance = values[8]
-    leg.fastTrack = values[9]
+    try block(unique: false, from: cursor, to: repeatedEnd, sizeAt: cursor - 2) { index, value in
+      switch index {
+      case 0: leg.airlineNumericCode = value
+      case 1: leg.documentSerialNumber = value
+      case 2: leg.selecteeIndicator = value
+      case 3: leg.internationalDocumentationVerification = value
+      case 4: leg.marketingCarrier = value
+      case 5: leg.frequentFlyerAirline = value
+      case 6: leg.frequentFlyerNumber = value
+      case 7: leg.idAdIndicator = value
+      case 8: leg.freeBaggageAllowance = value
+      default: leg.fastTrack = value
+      }
+    }
     if repeatedEnd < end {
       leg.airlineData = String(decoding: UnsafeBufferPointer(rebasing: bytes[repeatedEnd..<end]), as: UTF8.self)
     }
   }
 
-  /// The items of a block `[start, end)`, in order; items past the block are blank.
-  mutating func block(_ items: [BCBPItem], from start: Int, to end: Int, sizeAt: Int) throws -> [String] {
-    var values = [String](repeating: "", count: items.count)
+  /// Widths and numeric kinds of the unique and repeated blocks' items (no `BCBPItem` on the
+  /// fast path: its strings would be retained for every item read).
+  static let uniqueWidths = BCBPItem.uniqueItems.map(\.width)
+  static let uniqueNumeric = BCBPItem.uniqueItems.map(\.isNumeric)
+  static let repeatedWidths = BCBPItem.repeatedItems.map(\.width)
+  static let repeatedNumeric = BCBPItem.repeatedItems.map(\.isNumeric)
+
+  /// The items of the unique or repeated block `[start, end)`, in order, handed to `assign` with
+  /// their index; items past the block are not assigned (they stay blank).
+  mutating func block(
+    unique: Bool, from start: Int, to end: Int, sizeAt: Int, assign: (Int, String) -> Void
+  ) throws {
+    let widths = unique ? Self.uniqueWidths : Self.repeatedWidths
+    let numeric = unique ? Self.uniqueNumeric : Self.repeatedNumeric
     var cursor = start
-    for (index, item) in items.enumerated() {
+    for index in widths.indices {
       guard cursor < end else { break }
+      let itemWidth = widths[index]
       let available = end - cursor
-      if available < item.width {
+      if available < itemWidth {
+        let item = (unique ? BCBPItem.uniqueItems : BCBPItem.repeatedItems)[index]
         guard lenient else {
           throw BCBPError(
             item: item, position: cursor + 1,
             reason:
-              "the block's size (character \(sizeAt + 1)) ends it after \(available) of this item's \(item.width) characters"
+              "the block's size (character \(sizeAt + 1)) ends it after \(available) of this item's \(itemWidth) characters"
           )
         }
         quirks.append(
           BCBPQuirk(
             .sizeMismatch, position: cursor + 1,
-            message: "\(item) is cut after \(available) of its \(item.width) characters by its block's size"))
+            message: "\(item) is cut after \(available) of its \(itemWidth) characters by its block's size"))
       }
-      let width = min(item.width, available)
-      if !lenient, item.isNumeric, width == item.width {
+      let width = min(itemWidth, available)
+      if !lenient, numeric[index], width == itemWidth {
         let slice = UnsafeBufferPointer(rebasing: bytes[cursor..<(cursor + width)])
         if !slice.allSatisfy({ $0 == 0x20 }) && !slice.allSatisfy(BCBPEncoder.isDigit) {
           throw BCBPError(
-            item: item, position: cursor + 1, reason: "expected digits or blanks, found \"\(field(cursor, width))\"")
+            item: (unique ? BCBPItem.uniqueItems : BCBPItem.repeatedItems)[index], position: cursor + 1,
+            reason: "expected digits or blanks, found \"\(field(cursor, width))\"")
         }
       }
-      values[index] = field(cursor, width)
+      assign(index, field(cursor, width))
       cursor += width
     }
     if cursor < end {
-      let limit = items.reduce(0) { $0 + $1.width }
+      let limit = widths.reduce(0, +)
       guard lenient else {
         throw BCBPError(
-          item: items.first == BCBPItem.uniqueItems.first ? .uniqueSize : .repeatedSize, position: sizeAt + 1,
+          item: unique ? .uniqueSize : .repeatedSize, position: sizeAt + 1,
           reason: "the block announces \(end - start) characters, but version 8 defines at most \(limit)")
       }
       quirks.append(
@@ -643,7 +664,6 @@ private struct Reader {
           .sizeMismatch, position: cursor + 1,
           message: "\(end - cursor) characters after the last known item of the block ignored"))
     }
-    return values
   }
 
   func validIssueDate(_ text: String) -> Bool {
