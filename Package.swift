@@ -47,10 +47,16 @@ struct App {
 var targets: [Target] = [
   // SQLite 3 (the store). Debian: libsqlite3-dev.
   .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-  // OpenSSL libcrypto (scrypt, AES-256-GCM, RAND_bytes, CRYPTO_memcmp). Debian: libssl-dev.
+  // OpenSSL libcrypto (scrypt, AES-256-GCM, RAND_bytes, CRYPTO_memcmp, ECDSA). Debian: libssl-dev.
   .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
   // libwebsockets 4.1: HTTP/1.1 + WebSocket server and WebSocket client. Debian: libwebsockets-dev.
   .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+  // libzint 2.11: PDF417, Aztec, QR and Data Matrix encoding. Debian: libzint-dev (no pkg-config file).
+  .systemLibrary(name: "CZint", providers: [.apt(["libzint-dev"])]),
+  // PNG and JPEG as grey pixels, over libpng 1.6 and libjpeg-turbo. Debian: libpng-dev, libjpeg-dev.
+  .target(name: "CImageIO", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+  // zxing-cpp 1.4 (C++ only) behind one C function that reads barcodes. Debian: libzxing-dev.
+  .target(name: "CZXingReader", linkerSettings: [.linkedLibrary("ZXing")]),
 ]
 
 // MARK: - Core
@@ -79,6 +85,11 @@ targets += library(
 targets += library(
   "Remote", ["Common", "Reactive", "ReactiveNetworking", "Transport"],
   testDependencies: ["Backend", "Common", "CommonTesting", "Reactive", "Server"])
+// Barcodes: libzint (encoding, PNG, SVG) and zxing-cpp (reading PNG and JPEG) behind Common's
+// BarcodeRendering and BarcodeScanning; wired into the features by the apps.
+targets += library(
+  "Barcodes", ["Common", "CZint", "CImageIO", "CZXingReader"],
+  testDependencies: ["CommonTesting", "Common", "CommonUI"])
 // Fixtures, service doubles, a publisher recorder and view snapshots; used by tests only.
 targets += library("CommonTesting", ["Common", "CommonUI", "Reactive"], testDependencies: ["Common", "Reactive"])
 
@@ -96,12 +107,16 @@ for feature in ["Booking", "Hotel", "CarRental", "Account"] {
 let apps = [
   App(
     name: "TravelApp", product: "travel",
-    dependencies: ["Booking", "Hotel", "CarRental", "Account", "Backend", "Common", "CommonUI", "Remote"]),
-  App(name: "BookingApp", product: "booking", dependencies: ["Booking", "Backend", "Common", "CommonUI", "Remote"]),
+    dependencies: ["Booking", "Hotel", "CarRental", "Account", "Backend", "Barcodes", "Common", "CommonUI", "Remote"]),
+  App(
+    name: "BookingApp", product: "booking",
+    dependencies: ["Booking", "Backend", "Barcodes", "Common", "CommonUI", "Remote"]),
   App(name: "HotelApp", product: "hotel", dependencies: ["Hotel", "Backend", "Common", "CommonUI", "Remote"]),
   App(
     name: "CarRentalApp", product: "car-rental", dependencies: ["CarRental", "Backend", "Common", "CommonUI", "Remote"]),
-  App(name: "AccountApp", product: "account", dependencies: ["Account", "Backend", "Common", "CommonUI", "Remote"]),
+  App(
+    name: "AccountApp", product: "account",
+    dependencies: ["Account", "Backend", "Barcodes", "Common", "CommonUI", "Remote"]),
   App(name: "ServerApp", product: "travel-server", dependencies: ["Server", "Common"]),
 ]
 targets += apps.map(\.target)
@@ -110,7 +125,8 @@ targets += apps.map(\.target)
 
 targets.append(
   .executableTarget(
-    name: "TravelBenchmarks", dependencies: ["Backend", "Common", "CommonUI", "Reactive"], path: "Scripts/Benchmarks",
+    name: "TravelBenchmarks", dependencies: ["Backend", "Barcodes", "Common", "CommonTesting", "CommonUI", "Reactive"],
+    path: "Scripts/Benchmarks",
     swiftSettings: settings))
 
 // MARK: - End-to-end tests (run the built executables)
@@ -121,5 +137,6 @@ let package = Package(
   name: "Travel",
   platforms: [.macOS(.v15)],
   products: apps.map { .executable(name: $0.product, targets: [$0.name]) },
-  targets: targets
+  targets: targets,
+  cxxLanguageStandard: .cxx17
 )

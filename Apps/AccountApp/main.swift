@@ -1,6 +1,7 @@
 // `account`: the Account feature on its own, on the embedded backend or a travel-server (--server).
 import Account
 import Backend
+import Barcodes
 import Common
 import CommonUI
 import Foundation
@@ -13,7 +14,8 @@ let environment: AccountEnvironment.Factory = { context in
   }
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
-    accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
+    accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService,
+    checkIn: backend.checkInService, barcodes: ZintRenderer())
 }
 let root = AccountCommands.root(name: "account", environment: environment)
 let tool = CommandLineTool(

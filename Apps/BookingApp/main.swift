@@ -1,5 +1,6 @@
 // `booking`: the Flights feature on its own (embedded backend, or a travel-server with --server).
 import Backend
+import Barcodes
 import Booking
 import Common
 import CommonUI
@@ -15,7 +16,8 @@ let services = BookingServices(
     if let remote = RemoteWiring(context) { return remote.flights }
     return try FlightsWiring.booking(context: context)
   },
-  status: FlightsWiring.status(context:))
+  status: FlightsWiring.status(context:),
+  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in

@@ -1,6 +1,7 @@
 // `travel`: the assembled app; each feature's commands mounted under its noun.
 import Account
 import Backend
+import Barcodes
 import Booking
 import CarRental
 import Common
@@ -21,7 +22,8 @@ let accountEnvironment: AccountEnvironment.Factory = { context in
   }
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
-    accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService)
+    accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService,
+    checkIn: backend.checkInService, barcodes: ZintRenderer())
 }
 
 let flightServices = BookingServices(
@@ -33,7 +35,8 @@ let flightServices = BookingServices(
     if let remote = RemoteWiring(context) { return remote.flights }
     return try FlightsWiring.booking(context: context)
   },
-  status: FlightsWiring.status(context:))
+  status: FlightsWiring.status(context:),
+  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
 let flights = BookingCommands.root(services: flightServices)
   .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")
@@ -52,7 +55,7 @@ let root = Command(
   subcommands: [
     flights, hotels, cars, account,
     AccountCommands.trips(environment: accountEnvironment)
-      .renamed("trips", summary: "Your trips: list, show, cancel, export to a calendar."),
+      .renamed("trips", summary: "Your trips: list, show, cancel, export, check in, boarding passes."),
   ]
 )
 // No command on a terminal: the interactive app, one tab per feature, opening on Flights.

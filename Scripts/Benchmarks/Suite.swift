@@ -27,6 +27,7 @@ struct BenchmarkSuite {
     add("flights") { flightFigures() }
     add("ui") { uiFigures() }
     add("reactive") { reactiveFigures() }
+    add("boarding") { boardingFigures() }
     return figures
   }
 

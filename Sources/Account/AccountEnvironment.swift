@@ -13,6 +13,10 @@ public struct AccountEnvironment: Sendable {
   public var accounts: any AccountService
   public var cards: any PaymentCardService
   public var reservations: any ReservationService
+  /// Check-in, seats and boarding passes; nil when the app has none (`check_in_unavailable`).
+  public var checkIn: (any CheckInService)?
+  /// Draws boarding-pass barcodes (terminal, PNG, SVG); nil when the app has none.
+  public var barcodes: (any BarcodeRendering)?
   /// The current instant (card expiry checks, export stamps).
   public var now: @Sendable () -> Date
   /// The user's calendar and time zone: "today" for card expiry is a local date.
@@ -20,11 +24,14 @@ public struct AccountEnvironment: Sendable {
 
   public init(
     accounts: any AccountService, cards: any PaymentCardService, reservations: any ReservationService,
+    checkIn: (any CheckInService)? = nil, barcodes: (any BarcodeRendering)? = nil,
     now: @escaping @Sendable () -> Date = { Date() }, calendar: Calendar = .current
   ) {
     self.accounts = accounts
     self.cards = cards
     self.reservations = reservations
+    self.checkIn = checkIn
+    self.barcodes = barcodes
     self.now = now
     self.calendar = calendar
   }

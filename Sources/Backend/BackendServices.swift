@@ -12,6 +12,7 @@ public final class BackendServices: Sendable {
   public static let migrations: [Migration] =
     CoreSchema.migrations + HotelStore.migrations + CarRentalSchema.migrations + FlightSchema.migrations
     + EventLog.migrations
+    + CheckInSchema.migrations
 
   /// The connection the services share (serialised; see ``Database``).
   public let database: Database
@@ -25,6 +26,9 @@ public final class BackendServices: Sendable {
   public let offerSigner: OfferSigner
   /// The change feed: reservations booked and cancelled, per user (``EventLog``).
   public let events: EventLog
+  /// Signs and verifies boarding passes (key `boarding-pass-key.pem`, made on first use).
+  public let boardingPassSigner: BoardingPassSigner
+  private let environment: BackendEnvironment
 
   /// The services over `dataDirectory/travel.sqlite3`, opened for reading; the store (and the
   /// directory) is created, migrated and opened read-write only at the first write, so searches
@@ -41,6 +45,8 @@ public final class BackendServices: Sendable {
     vault = Vault(dataDirectory: dataDirectory)
     offerSigner = OfferSigner(dataDirectory: dataDirectory)
     events = EventLog(database: database)
+    boardingPassSigner = BoardingPassSigner(dataDirectory: dataDirectory)
+    self.environment = environment
     accounts = Accounts(database: database, environment: environment)
     cards = PaymentCards(database: database, accounts: accounts, vault: vault, environment: environment)
     gateway = PaymentGateway(vault: vault, environment: environment)
@@ -56,4 +62,22 @@ public final class BackendServices: Sendable {
   public var cardService: any PaymentCardService { cards }
   /// Trips: every kind of reservation.
   public var reservationService: any ReservationService { ledger }
+
+  /// Check-in, seats and boarding passes over this store, with the aircraft names and airport
+  /// countries of the reference data (read on first use).
+  public var checkInService: any CheckInService {
+    FlightCheckIn(
+      database: database, accounts: accounts, signer: boardingPassSigner, environment: environment,
+      world: {
+        let data: ReferenceData
+        do {
+          data = try ReferenceData.shared()
+        } catch {
+          throw ServiceError(.unavailable, code: "reference_data_unavailable", message: "\(error)")
+        }
+        var names: [String: String] = [:]
+        for type in data.aircraftTypes where !type.iata.isEmpty && type.iata != "\\N" { names[type.iata] = type.name }
+        return FlightCheckIn.World(aircraftNames: names, country: { data.airport(iata: $0)?.countryCode })
+      })
+  }
 }

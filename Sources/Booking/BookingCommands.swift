@@ -10,15 +10,23 @@ public struct BookingServices: Sendable {
   public var booking: (@Sendable (CLIContext) throws -> any FlightBooking)?
   /// Live flight status (`status`, `board`, the Status and Board screens); nil when the app has none.
   public var status: (@Sendable (CLIContext) throws -> any FlightStatusService)?
+  /// Seats, check-in and boarding passes (and verifying their signatures); nil when the app has none.
+  public var checkIn: (@Sendable (CLIContext) throws -> any CheckInService)?
+  /// Reads barcodes from images (`boarding-pass scan`); nil when the app has no scanner.
+  public var barcodeScanner: (any BarcodeScanning)?
 
   public init(
     flights: @escaping @Sendable (CLIContext) throws -> any FlightSearching,
     booking: (@Sendable (CLIContext) throws -> any FlightBooking)? = nil,
-    status: (@Sendable (CLIContext) throws -> any FlightStatusService)? = nil
+    status: (@Sendable (CLIContext) throws -> any FlightStatusService)? = nil,
+    checkIn: (@Sendable (CLIContext) throws -> any CheckInService)? = nil,
+    barcodeScanner: (any BarcodeScanning)? = nil
   ) {
     self.flights = flights
     self.booking = booking
     self.status = status
+    self.checkIn = checkIn
+    self.barcodeScanner = barcodeScanner
   }
 
   /// The status service for `context`, or `flight_status_unavailable` (exit 1).
@@ -39,7 +47,7 @@ public struct BookingServices: Sendable {
 /// The command tree of the Booking feature: the root of the standalone `booking` executable, mounted
 /// as `travel flights` in the assembled app. Contract: CLI.md, "Flights".
 public enum BookingCommands {
-  /// `booking search|airports|book|status|board` over `services`.
+  /// `booking search|airports|book|status|board|seats|boarding-pass` over `services`.
   public static func root(name: String = "booking", services: BookingServices = .unavailable) -> Command {
     Command(
       name: name,
@@ -50,7 +58,8 @@ public enum BookingCommands {
         """,
       subcommands: [
         search(services), airports(services), book(services), FlightStatusCommands.status(services),
-        FlightStatusCommands.board(services),
+        FlightStatusCommands.board(services), SeatAndPassCommands.seats(services),
+        SeatAndPassCommands.boardingPass(services),
       ]
     )
   }

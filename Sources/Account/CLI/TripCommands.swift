@@ -1,14 +1,20 @@
 import Common
 import Foundation
 
-/// `trips list | show ID | cancel ID | export ID --ics FILE`.
+/// `trips list | show ID | cancel ID | export ID --ics FILE | checkin ID | boarding-pass ID`.
 enum TripCommands {
   static func group(name: String, environment factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: name,
       summary: "Your trips: every reservation (flights, hotels, cars), newest first.",
-      examples: ["list", "show res_…", "cancel res_…", "export res_… --ics trip.ics"],
-      subcommands: [list(factory), show(factory), cancel(factory), export(factory)],
+      examples: [
+        "list", "show res_…", "cancel res_…", "export res_… --ics trip.ics", "checkin res_…",
+        "boarding-pass res_… --png pass.png",
+      ],
+      subcommands: [
+        list(factory), show(factory), cancel(factory), export(factory), CheckInCommands.checkIn(factory),
+        CheckInCommands.boardingPass(factory),
+      ],
       action: list(factory).action)
   }
 

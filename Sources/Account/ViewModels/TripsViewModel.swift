@@ -5,12 +5,13 @@ import Reactive
 /// The trips screen: every reservation of the user (flights, hotels, cars), newest first.
 ///
 /// Inputs: ``viewAppeared()``, ``tripSelected(id:)``, ``cancelTapped(id:)`` (asks for the terms),
-/// ``cancelConfirmed()`` / ``cancelDismissed()``, ``exportTapped(id:)``.
+/// ``cancelConfirmed()`` / ``cancelDismissed()``, ``exportTapped(id:)``, ``checkInTapped(id:)``.
 /// Outputs: ``trips`` (newest booking first), ``selected``, ``pendingCancellation`` (the terms of a
 /// cancellation, shown before it acts: fee, refund, deadline), ``cancelled`` (the last one done,
 /// with its fee and refund), ``strings`` (the user's language, for words and money),
-/// ``errorMessage``, ``isBusy``, and ``exported``: the iCalendar document (RFC 5545) of an
-/// exported trip, for the view to save.
+/// ``errorMessage``, ``isBusy``, ``exported``: the iCalendar document (RFC 5545) of an exported
+/// trip, for the view to save, and ``checkedIn``: a flight checked in, with its boarding passes,
+/// for the view to show.
 public final class TripsViewModel {
   /// An exported trip: its id and the `.ics` text.
   public struct Export: Hashable, Sendable {
@@ -21,6 +22,7 @@ public final class TripsViewModel {
   private let client: AccountClient
   private let token: String
   private let exportedSubject = PassthroughSubject<Export, Never>()
+  private let checkedInSubject = PassthroughSubject<CheckInResponse, Never>()
   private var requests = Set<AnyCancellable>()
 
   @Published public private(set) var trips: [Reservation] = []
@@ -34,11 +36,35 @@ public final class TripsViewModel {
   @Published public private(set) var errorMessage: String?
   @Published public private(set) var isBusy = false
   public let exported: AnyPublisher<Export, Never>
+  public let checkedIn: AnyPublisher<CheckInResponse, Never>
 
   public init(client: AccountClient, token: String) {
     self.client = client
     self.token = token
     exported = exportedSubject.eraseToAnyPublisher()
+    checkedIn = checkedInSubject.eraseToAnyPublisher()
+  }
+
+  /// Checks in every passenger of flight reservation `id` on the flights whose check-in is open
+  /// (seating those without a seat); ``checkedIn`` then sends the passes, or ``errorMessage``
+  /// says why not (when check-in opens, in the airport's local time).
+  public func checkInTapped(id: String) {
+    let token = token
+    load { environment in
+      try SeatMapViewModel.service(environment).checkIn(CheckInRequest(reservationID: id), token: token)
+    } then: { [weak self] in
+      self?.checkedInSubject.send($0)
+    }
+  }
+
+  /// The view model of the seat map of reservation `id`.
+  public func seatMapModel(id: String) -> SeatMapViewModel {
+    SeatMapViewModel(client: client, token: token, reservationID: id)
+  }
+
+  /// The view model of the boarding passes of reservation `id` (`passes` when already known).
+  public func boardingPassesModel(id: String, passes: [IssuedBoardingPass] = []) -> BoardingPassesViewModel {
+    BoardingPassesViewModel(client: client, token: token, reservationID: id, passes: passes)
   }
 
   /// Newest booking first; ties by id, so the order is stable.

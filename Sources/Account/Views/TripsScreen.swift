@@ -6,12 +6,14 @@ import Reactive
 /// Trips over ``TripsViewModel``: every reservation, newest first; `c` shows what cancelling the
 /// selected one costs (the fee, the refund and the deadline in the place's local time) and Enter
 /// then cancels it (Esc keeps it); a cancelled trip shows its fee and refund; `e` exports it as an
-/// iCalendar file (RFC 5545) named `<reservation id>.ics` in the working directory.
+/// iCalendar file (RFC 5545) named `<reservation id>.ics` in the working directory. On a flight:
+/// `k` checks in (then shows the boarding passes), `s` opens the seat map, `b` the boarding passes.
 @MainActor
 final class TripsScreen: Screen {
   let title = "Trips"
   private let model: TripsViewModel
   private let changed = PassthroughSubject<Void, Never>()
+  private let intents = PassthroughSubject<Navigation, Never>()
   private var subscriptions = Set<AnyCancellable>()
   private var selection = SelectionState()
   private var notice: String?
@@ -29,14 +31,23 @@ final class TripsScreen: Screen {
     model.$pendingCancellation.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.$strings.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.exported.sink { [weak self] export in self?.save(export) }.store(in: &subscriptions)
+    model.checkedIn.sink { [weak self] response in
+      guard let self else { return }
+      let passes = self.model.boardingPassesModel(id: response.reservationID, passes: response.boardingPasses)
+      self.intents.send(.push(BoardingPassScreen(model: passes)))
+    }.store(in: &subscriptions)
     model.viewAppeared()
   }
 
   var keyHints: [KeyHint] {
     if model.pendingCancellation != nil { return [KeyHint("Enter", "cancel the trip"), KeyHint("Esc", "keep it")] }
-    return [KeyHint("↑↓", "move"), KeyHint("c", "cancel trip"), KeyHint("e", "export .ics")]
+    return [
+      KeyHint("↑↓", "move"), KeyHint("c", "cancel trip"), KeyHint("e", "export .ics"), KeyHint("k", "check in"),
+      KeyHint("s", "seats"), KeyHint("b", "pass"),
+    ]
   }
   var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
+  var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
 
   private var selectedTrip: Reservation? {
     selection.selected.flatMap { model.trips.indices.contains($0) ? model.trips[$0] : nil }
@@ -61,6 +72,17 @@ final class TripsScreen: Screen {
       model.cancelTapped(id: trip.id)
     case .character("e"):
       if let trip = selectedTrip { model.exportTapped(id: trip.id) }
+    case .character("k"), .character("s"), .character("b"):
+      guard let trip = selectedTrip else { return .handled }
+      guard trip.kind == .flight, trip.status == .confirmed else {
+        notice = "Check-in, seats and boarding passes are for confirmed flights."
+        return .handled
+      }
+      switch key {
+      case .character("k"): model.checkInTapped(id: trip.id)
+      case .character("s"): intents.send(.push(SeatMapScreen(model: model.seatMapModel(id: trip.id))))
+      default: intents.send(.push(BoardingPassScreen(model: model.boardingPassesModel(id: trip.id))))
+      }
     default:
       return selection.handle(key, visibleRows: 12) ? .handled : .ignored
     }

@@ -121,7 +121,10 @@ public struct SQLiteFlightSeats: FlightSeatReading, @unchecked Sendable {
         daysBeforeDeparture: days)
       return refund.amount > reservation.total.amount ? reservation.total : refund
     },
-    release: { context in try release(context.db, reservationID: context.reservation.id) },
+    release: { context in
+      try release(context.db, reservationID: context.reservation.id)
+      try CheckInSchema.release(context.db, reservationID: context.reservation.id)
+    },
     terms: { reservation, now in cancellationTerms(reservation, now: now) })
 
   /// The fare rule's terms at `now` (``FarePolicy/refund(of:daysBeforeDeparture:)``): the fare in
