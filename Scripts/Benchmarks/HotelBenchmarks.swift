@@ -17,7 +17,9 @@ extension BenchmarkSuite {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "bench-hotels-\(ProcessInfo.processInfo.processIdentifier)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    guard let services = try? BackendServices(dataDirectory: directory),
+    // A store file, read as a user's would be (not the in-memory schema of a store never written).
+    guard (try? Store.open(dataDirectory: directory, migrations: BackendServices.migrations)) != nil,
+      let services = try? BackendServices(dataDirectory: directory),
       let engine = try? HotelBackend.service(services: services)
     else { return [Figure.failed("hotels.search", target: 5, "cannot open a store in \(directory.path)")] }
     // 200 distinct random cities (seeded), each searched once per pass.

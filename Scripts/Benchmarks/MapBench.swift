@@ -11,7 +11,9 @@ extension BenchmarkSuite {
     guard let reference = try? ReferenceData.shared(), let world = try? HotelBackend.world() else { return [] }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-map-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    guard let services = try? BackendServices(dataDirectory: directory),
+    // A store file, read as a user's would be (not the in-memory schema of a store never written).
+    guard (try? Store.open(dataDirectory: directory, migrations: BackendServices.migrations)) != nil,
+      let services = try? BackendServices(dataDirectory: directory),
       let engine = try? HotelBackend.service(services: services)
     else { return [] }
     let screen = Rect(width: 120, height: 40)

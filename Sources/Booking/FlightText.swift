@@ -22,10 +22,16 @@ public enum FlightText {
       "\(itinerary.departure.localTimeText) \(itinerary.origin) → \(itinerary.arrival.localTimeText)\(mark) \(itinerary.destination)"
   }
 
-  /// One line per direction: date, times, stops (via), duration, flights.
+  /// One line per direction: date, times, stops (via), duration, flights — each the operating
+  /// flight with its aircraft and the codeshare designators it is also sold under
+  /// (`LX 14 (333; also UA 2110)`).
   public static func itinerary(_ itinerary: Itinerary) -> String {
     let via = itinerary.connectionAirports.isEmpty ? "" : " via \(itinerary.connectionAirports.joined(separator: ", "))"
-    let flights = itinerary.segments.map { "\($0.flight) (\($0.aircraft))" }.joined(separator: ", ")
+    let flights = itinerary.segments.map { segment in
+      let also =
+        segment.codeshares.isEmpty ? "" : "; also \(segment.codeshares.map(\.description).joined(separator: ", "))"
+      return "\(segment.flight) (\(segment.aircraft)\(also))"
+    }.joined(separator: ", ")
     return
       "\(itinerary.departure.localDate)  \(times(itinerary))  \(stops(itinerary.stops))\(via)  \(duration(itinerary.durationMinutes))  \(flights)"
   }

@@ -51,6 +51,13 @@ import Testing
     #expect(stub.lastRequest?.maxStops == 1)
   }
 
+  @Test func itineraryText_namesTheOperatingFlightAndItsCodeshares() {
+    var itinerary = StubFlights.offer(on: StubFlights.day(30)).itineraries[0]
+    #expect(FlightText.itinerary(itinerary).hasSuffix("UA 1478 (757)"))
+    itinerary.segments[0].codeshares = [Flight(carrier: "LH", number: 7601), Flight(carrier: "NH", number: 702)]
+    #expect(FlightText.itinerary(itinerary).hasSuffix("UA 1478 (757; also LH 7601, NH 702)"))
+  }
+
   @Test func search_humanOutputShowsLocalTimesAndTheOfferID() {
     let result = run(["search", "--from", "SFO", "--to", "JFK", "--date", StubFlights.day(30).description])
     #expect(result.status == 0)

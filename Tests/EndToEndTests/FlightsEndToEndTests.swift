@@ -47,7 +47,11 @@ import Testing
     let found = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--max-stops", "0"])
     #expect(found.count >= 5)
     let carriers = Set(found.compactMap { (($0["segments"] as? [[String: Any]])?.first?["carrier"]) as? String })
-    #expect(carriers.isSubset(of: ["AA", "B6", "DL", "UA", "US", "VX"]))
+    // The carriers of today: US Airways and Virgin America fly as American and Alaska.
+    #expect(carriers.isSubset(of: ["AA", "AS", "B6", "DL", "UA"]))
+    let segments = found.compactMap { ($0["segments"] as? [[String: Any]])?.first }
+    #expect(segments.allSatisfy { $0["operatingCarrier"] as? String == $0["carrier"] as? String })
+    #expect(segments.allSatisfy { $0["codeshares"] is [[String: String]] })
     let departure = (found.first?["segments"] as? [[String: Any]])?.first?["departure"] as? String
     #expect(departure?.hasSuffix("-08:00") == true)
   }

@@ -1,7 +1,7 @@
 import Common
 import Foundation
 
-/// An airport the car inventory may open desks at, busiest first (see ``CarInventory``).
+/// An airport the car inventory may open desks at (see ``CarInventory``).
 public struct CarSite: Hashable, Sendable {
   public var iata: String
   public var airportName: String
@@ -10,14 +10,66 @@ public struct CarSite: Hashable, Sendable {
   public var countryCode: String
   /// IANA time zone.
   public var timeZoneIdentifier: String
+  /// Its traffic: scheduled routes at the airport, departures plus arrivals, one per airline and
+  /// airport pair (OpenFlights, ``ReferenceData/routeCount(at:)``). Decides which companies open a
+  /// desk there and how many cars it holds. 250 by default: an airport of reference size, where
+  /// every company has a desk with its reference fleet (small inventories, tests).
+  public var routes: Int
 
-  public init(iata: String, airportName: String, city: String, countryCode: String, timeZoneIdentifier: String) {
+  public init(
+    iata: String, airportName: String, city: String, countryCode: String, timeZoneIdentifier: String,
+    routes: Int = 250
+  ) {
     self.iata = iata
     self.airportName = airportName
     self.city = city
     self.countryCode = countryCode
     self.timeZoneIdentifier = timeZoneIdentifier
+    self.routes = routes
   }
+}
+
+/// A city the car inventory may open city-centre desks in (see ``CarInventory``).
+public struct CarCitySite: Hashable, Sendable {
+  /// The location id of its desks: `<anchor>-CITY` (`LAX-CITY`), or `<anchor>-CITY2`, `-CITY3`, …
+  /// for the second and later cities (by population) anchored at the same airport.
+  public var id: String
+  /// The city's name (`Los Angeles`).
+  public var name: String
+  /// ISO 3166-1 alpha-2.
+  public var countryCode: String
+  /// IANA time zone of the city.
+  public var timeZoneIdentifier: String
+  /// Inhabitants (GeoNames); sizes the desk's fleet.
+  public var population: Int
+  /// IATA code of the airport that anchors it: the busiest serving the city. A search for a city,
+  /// a metropolitan code or a point finds the city-centre desks anchored at its airports.
+  public var anchorIATA: String
+
+  public init(
+    id: String, name: String, countryCode: String, timeZoneIdentifier: String, population: Int, anchorIATA: String
+  ) {
+    self.id = id
+    self.name = name
+    self.countryCode = countryCode
+    self.timeZoneIdentifier = timeZoneIdentifier
+    self.population = population
+    self.anchorIATA = anchorIATA
+  }
+
+  /// One city per distinct city name and country of `sites`, anchored at its first site, of
+  /// ``CarCitySite/referencePopulation`` (a small inventory without city data, as in tests).
+  public static func derived(from sites: [CarSite]) -> [CarCitySite] {
+    var seen = Set<String>()
+    return sites.filter { seen.insert("\($0.city)|\($0.countryCode)").inserted }.map {
+      CarCitySite(
+        id: "\($0.iata)-CITY", name: $0.city, countryCode: $0.countryCode, timeZoneIdentifier: $0.timeZoneIdentifier,
+        population: referencePopulation, anchorIATA: $0.iata)
+    }
+  }
+
+  /// The population ``derived(from:)`` gives a city: 2,000,000.
+  public static let referencePopulation = 2_000_000
 }
 
 /// The rate and fleet model of `Shared/cars/companies.json` (documented in `Shared/cars/README.md`).
@@ -34,8 +86,10 @@ struct CarRentalSpec: Decodable, Sendable {
     var name: String
     var rateFactor: String
     var weeklyRateDays: String
-    var airports: Int
-    var cityCentres: Int
+    /// A desk at every site with at least this many routes.
+    var airportMinimumRoutes: Int
+    /// A city-centre desk in every city site of at least this population; absent: none.
+    var cityCentreMinimumPopulation: Int?
     var airportHours: [String]
     var cityHours: [String]
     var oneWay: OneWay
@@ -52,8 +106,10 @@ struct CarRentalSpec: Decodable, Sendable {
   var airportConcessionFeePercent: String
   var memberDiscountPercent: String
   var taxPercent: [String: String]
-  var largeAirportRank: Int
-  var largeAirportFleetFactor: Int
+  var airportFleetReferenceRoutes: Int
+  var airportFleetMaximumFactor: Int
+  var cityFleetReferencePopulation: Int
+  var cityFleetMaximumFactor: Int
   var companies: [Company]
 }
 
@@ -68,15 +124,29 @@ public struct CarDesk: Hashable, Sendable {
   public var rateFactor: Decimal
 }
 
-/// The deterministic car inventory: desks of ≥ 6 invented companies at the busiest airports and
-/// in their cities' centres, with fleets and rates, built from `Shared/cars/companies.json` and
-/// a list of airports ordered busiest first (most routes in the reference data).
+/// The deterministic car inventory: desks of ≥ 6 invented companies at the airports with regular
+/// scheduled service and in the centres of large cities, with fleets scaled to their traffic and
+/// rates, built from `Shared/cars/companies.json`, the airports (with their route counts) and the
+/// cities (with their populations).
+///
+/// - **Where**: company `k` opens an airport desk at every site with at least
+///   `k.airportMinimumRoutes` routes (the busiest airports have all seven companies, a 40-route
+///   airport the two that go everywhere), and a city-centre desk in every city of at least
+///   `k.cityCentreMinimumPopulation` people.
+/// - **How many cars**: each company's `fleet` is its reference desk. An airport desk holds
+///   `fleet[c] × routes / airportFleetReferenceRoutes` cars of code `c` (at most
+///   `airportFleetMaximumFactor` times the reference), a city-centre desk
+///   `fleet[c] × population / cityFleetReferencePopulation` (at most `cityFleetMaximumFactor`
+///   times), rounded half up in integers; a code that rounds to no car is not stocked there, but a
+///   desk always has at least one car of its company's most stocked code (the first by code of
+///   equals).
 ///
 /// Same inputs, same inventory: nothing is random; per-desk variation comes from a stable FNV-1a
 /// hash of company id and location id. See `Shared/cars/README.md` for the model.
 public struct CarInventory: Sendable {
   public let companies: [RentalCompany]
-  /// Every desk, in a stable order (company order of the file, then location rank).
+  /// Every desk, in a stable order (company order of the file, then airports busiest first, then
+  /// cities in the order given).
   public let desks: [CarDesk]
   /// Every location with at least one desk, busiest airport first.
   public let locations: [RentalLocation]
@@ -91,15 +161,19 @@ public struct CarInventory: Sendable {
   let weeklyDays: [String: Decimal]
   let desksByLocation: [String: [CarDesk]]
   let locationsByID: [String: RentalLocation]
+  /// Indices into ``desks`` of the airport desks by IATA code, and of the city-centre desks by
+  /// their anchor airport's code, each ascending (so a place's desks come in inventory order).
+  let airportDeskIndices: [String: [Int32]]
+  let cityDeskIndices: [String: [Int32]]
 
   /// Builds the inventory.
   /// - Parameters:
-  ///   - sites: airports busiest first; company `c` opens an airport desk at the first
-  ///     `c.airports` of them and a city-centre desk in the cities of the first `c.cityCentres`
-  ///     (one per city and country).
+  ///   - sites: the airports desks may open at, busiest first.
+  ///   - cities: the cities city-centre desks may open in; nil = ``CarCitySite/derived(from:)``
+  ///     of `sites` (one per city of the sites, of reference size).
   ///   - specData: the contents of `Shared/cars/companies.json` (nil = read it from `Shared/`).
   /// - Throws: ``ServiceError`` `.unavailable` when the file is missing or malformed.
-  public init(sites: [CarSite], specData: Data? = nil) throws {
+  public init(sites: [CarSite], cities: [CarCitySite]? = nil, specData: Data? = nil) throws {
     let data = try specData ?? Self.sharedData("cars/companies.json")
     let spec: CarRentalSpec
     do {
@@ -109,6 +183,12 @@ public struct CarInventory: Sendable {
         .unavailable, code: "malformed_data",
         message: "Shared/cars/companies.json is malformed: \(ErrorText.reason(of: error))")
     }
+    guard spec.airportFleetReferenceRoutes > 0, spec.cityFleetReferencePopulation > 0,
+      spec.airportFleetMaximumFactor > 0, spec.cityFleetMaximumFactor > 0
+    else {
+      throw ServiceError(
+        .unavailable, code: "malformed_data", message: "companies.json: the fleet references must be positive")
+    }
     self.spec = spec
     func parsed(_ table: [String: String]) -> [String: Decimal] {
       table.compactMapValues { Decimal(string: $0, locale: Self.posix) }
@@ -116,15 +196,24 @@ public struct CarInventory: Sendable {
     baseDailyRates = parsed(spec.categoryDailyRates)
     letterFactors = [[:], parsed(spec.typeFactors), parsed(spec.transmissionFactors), parsed(spec.fuelFactors)]
     taxPercents = parsed(spec.taxPercent)
+    let cities = cities ?? CarCitySite.derived(from: sites)
     var companies: [RentalCompany] = []
     var desks: [CarDesk] = []
     var companyFactors: [String: Decimal] = [:]
     var weeklyDays: [String: Decimal] = [:]
-    // City centres: one per (city, country), at the first site of that city.
-    var cityCentreSites: [CarSite] = []
-    var seenCities = Set<String>()
-    for site in sites where seenCities.insert("\(site.city)|\(site.countryCode)").inserted {
-      cityCentreSites.append(site)
+    let airportFactor = try Self.decimal(spec.locationKindFactors["airport"] ?? "1", "locationKindFactors")
+    let cityFactor = try Self.decimal(spec.locationKindFactors["cityCentre"] ?? "1", "locationKindFactors")
+    let spread = try Self.decimal(spec.locationSpread, "locationSpread")
+    // Locations are shared by the companies: made once.
+    let airportLocations = sites.map { site in
+      RentalLocation(
+        id: site.iata, kind: .airport, name: site.airportName, iata: site.iata, city: site.city,
+        countryCode: site.countryCode, timeZoneIdentifier: site.timeZoneIdentifier)
+    }
+    let cityLocations = cities.map { city in
+      RentalLocation(
+        id: city.id, kind: .cityCentre, name: "\(city.name) city centre", iata: city.anchorIATA, city: city.name,
+        countryCode: city.countryCode, timeZoneIdentifier: city.timeZoneIdentifier)
     }
     for entry in spec.companies {
       let fee = try Self.decimal(entry.oneWay.fee, "oneWay.fee of \(entry.id)")
@@ -138,36 +227,38 @@ public struct CarInventory: Sendable {
       weeklyDays[entry.id] = try Self.decimal(entry.weeklyRateDays, "weeklyRateDays of \(entry.id)")
       let airportHours = try OpeningHours(parsing: entry.airportHours)
       let cityHours = try OpeningHours(parsing: entry.cityHours)
-      var fleet: [ACRISSCode: Int] = [:]
+      var reference: [(code: ACRISSCode, count: Int)] = []
       for (code, count) in entry.fleet {
         guard let acriss = try? ACRISSCode(code), count > 0 else {
           throw ServiceError(
             .unavailable, code: "malformed_data", message: "companies.json: bad fleet entry \(code) of \(entry.id)")
         }
-        fleet[acriss] = count
+        reference.append((acriss, count))
       }
-      let airportFactor = try Self.decimal(spec.locationKindFactors["airport"] ?? "1", "locationKindFactors")
-      let cityFactor = try Self.decimal(spec.locationKindFactors["cityCentre"] ?? "1", "locationKindFactors")
-      let spread = try Self.decimal(spec.locationSpread, "locationSpread")
-      for (rank, site) in sites.prefix(entry.airports).enumerated() {
-        let location = RentalLocation(
-          id: site.iata, kind: .airport, name: site.airportName, iata: site.iata, city: site.city,
-          countryCode: site.countryCode, timeZoneIdentifier: site.timeZoneIdentifier)
-        let scale = rank < spec.largeAirportRank ? spec.largeAirportFleetFactor : 1
+      guard !reference.isEmpty else {
+        throw ServiceError(.unavailable, code: "malformed_data", message: "companies.json: \(entry.id) has no fleet")
+      }
+      reference.sort { $0.code < $1.code }
+      for (index, site) in sites.enumerated() where site.routes >= entry.airportMinimumRoutes {
+        let location = airportLocations[index]
         desks.append(
           CarDesk(
-            company: company, location: location, hours: airportHours, fleet: fleet.mapValues { $0 * scale },
+            company: company, location: location, hours: airportHours,
+            fleet: Self.scaledFleet(
+              reference, by: site.routes, per: spec.airportFleetReferenceRoutes, atMost: spec.airportFleetMaximumFactor),
             rateFactor: airportFactor * Self.spreadFactor(company.id, location.id, spread: spread)))
       }
-      for site in cityCentreSites.prefix(entry.cityCentres) {
-        let location = RentalLocation(
-          id: "\(site.iata)-CITY", kind: .cityCentre, name: "\(site.city) city centre", iata: site.iata,
-          city: site.city,
-          countryCode: site.countryCode, timeZoneIdentifier: site.timeZoneIdentifier)
-        desks.append(
-          CarDesk(
-            company: company, location: location, hours: cityHours, fleet: fleet.mapValues { ($0 + 1) / 2 },
-            rateFactor: cityFactor * Self.spreadFactor(company.id, location.id, spread: spread)))
+      if let minimum = entry.cityCentreMinimumPopulation, minimum > 0 {
+        for (index, city) in cities.enumerated() where city.population >= minimum {
+          let location = cityLocations[index]
+          desks.append(
+            CarDesk(
+              company: company, location: location, hours: cityHours,
+              fleet: Self.scaledFleet(
+                reference, by: city.population, per: spec.cityFleetReferencePopulation,
+                atMost: spec.cityFleetMaximumFactor),
+              rateFactor: cityFactor * Self.spreadFactor(company.id, location.id, spread: spread)))
+        }
       }
     }
     guard companies.count >= 1 else {
@@ -178,17 +269,61 @@ public struct CarInventory: Sendable {
     self.companyFactors = companyFactors
     self.weeklyDays = weeklyDays
     desksByLocation = Dictionary(grouping: desks, by: \.location.id)
-    var seen = Set<String>()
+    var airportDeskIndices: [String: [Int32]] = [:]
+    var cityDeskIndices: [String: [Int32]] = [:]
+    for (index, desk) in desks.enumerated() {
+      switch desk.location.kind {
+      case .airport: airportDeskIndices[desk.location.iata, default: []].append(Int32(index))
+      case .cityCentre: cityDeskIndices[desk.location.iata, default: []].append(Int32(index))
+      }
+    }
+    self.airportDeskIndices = airportDeskIndices
+    self.cityDeskIndices = cityDeskIndices
+    // Locations: airports busiest first, each followed by the city centres it anchors.
+    let hasDesk = Set(desks.map(\.location.id))
+    var citiesByAnchor: [String: [RentalLocation]] = [:]
+    for location in cityLocations where hasDesk.contains(location.id) {
+      citiesByAnchor[location.iata, default: []].append(location)
+    }
     var locations: [RentalLocation] = []
-    let order = Dictionary(sites.enumerated().map { ($1.iata, $0) }, uniquingKeysWith: { first, _ in first })
-    for desk in desks.sorted(by: {
-      (order[$0.location.iata] ?? 0, $0.location.kind == .airport ? 0 : 1)
-        < (order[$1.location.iata] ?? 0, $1.location.kind == .airport ? 0 : 1)
-    }) where seen.insert(desk.location.id).inserted {
-      locations.append(desk.location)
+    var placed = Set<String>()
+    for location in airportLocations where hasDesk.contains(location.id) && placed.insert(location.id).inserted {
+      locations.append(location)
+      for city in citiesByAnchor[location.iata] ?? [] where placed.insert(city.id).inserted { locations.append(city) }
+    }
+    for location in cityLocations where hasDesk.contains(location.id) && placed.insert(location.id).inserted {
+      locations.append(location)
     }
     self.locations = locations
     locationsByID = Dictionary(locations.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// `reference` (sorted by code) × `size` / `per`, at most `atMost` times, rounded half up; codes
+  /// that get no car dropped, but at least one car of the most stocked code.
+  static func scaledFleet(
+    _ reference: [(code: ACRISSCode, count: Int)], by size: Int, per: Int, atMost: Int
+  ) -> [ACRISSCode: Int] {
+    var fleet: [ACRISSCode: Int] = [:]
+    let size = Int64(max(0, size))
+    for (code, count) in reference {
+      let scaled = min(Int64(count) * Int64(atMost), (Int64(count) * size * 2 + Int64(per)) / (Int64(per) * 2))
+      if scaled > 0 { fleet[code] = Int(scaled) }
+    }
+    if fleet.isEmpty, let top = reference.max(by: { ($0.count, $1.code) < ($1.count, $0.code) }) {
+      fleet[top.code] = 1
+    }
+    return fleet
+  }
+
+  /// The desks of `airportCodes` (airport desks) and those anchored at `cityCentreAirportCodes`
+  /// (city-centre desks), in inventory order.
+  func desks(airportCodes: [String], cityCentreAirportCodes: [String]) -> [CarDesk] {
+    var indices: [Int32] = []
+    var seen = Set<String>()
+    for code in airportCodes where seen.insert(code).inserted { indices += airportDeskIndices[code] ?? [] }
+    seen.removeAll()
+    for code in cityCentreAirportCodes where seen.insert(code).inserted { indices += cityDeskIndices[code] ?? [] }
+    return indices.sorted().map { desks[Int($0)] }
   }
 
   /// The desks at location `id` (empty when none).

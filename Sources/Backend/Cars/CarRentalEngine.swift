@@ -1,5 +1,6 @@
 import Common
 import Foundation
+import Synchronization
 
 /// Where a place text leads among the desks: the airports whose airport desks count, and the
 /// airports whose city-centre desks (`<IATA>-CITY`) count too (for a city name or metropolitan
@@ -63,8 +64,11 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   let memberPercent: OfferPricing.Percent
   let airportFeePercent: OfferPricing.Percent
   let ledger: ReservationLedger?
-  /// A Gregorian calendar per desk time zone, made once (creating zones and calendars is slow).
-  let calendars: [String: Calendar]
+  /// A Gregorian calendar per desk time zone, made on first use and kept (creating zones and
+  /// calendars is slow; hundreds of zones have desks, a search meets one or two).
+  private let calendars = Mutex<[String: Calendar]>([:])
+  /// Each location's folded code, name and city for ``suggestPlaces(_:limit:)``, made on first use.
+  private let suggestionKeys = Mutex<[(code: String, name: String, city: String)]?>(nil)
   let token: @Sendable () -> String?
   /// Signs offer ids and checks those given back (``OfferSigner``).
   let signer: OfferSigner
@@ -88,13 +92,6 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   ) {
     self.signer = signer
     self.ledger = ledger
-    var calendars: [String: Calendar] = [:]
-    for location in inventory.locations where calendars[location.timeZoneIdentifier] == nil {
-      var calendar = Calendar(identifier: .gregorian)
-      calendar.timeZone = location.timeZone
-      calendars[location.timeZoneIdentifier] = calendar
-    }
-    self.calendars = calendars
     self.token = token
     self.inventory = inventory
     self.promotions = promotions
@@ -144,14 +141,7 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
 
   /// The desks a place match covers, in inventory order.
   func desks(for match: CarPlaceMatch) -> [CarDesk] {
-    let codes = Set(match.airportCodes)
-    let centres = Set(match.cityCentreAirportCodes)
-    return inventory.desks.filter { desk in
-      switch desk.location.kind {
-      case .airport: codes.contains(desk.location.iata)
-      case .cityCentre: centres.contains(desk.location.iata)
-      }
-    }
+    inventory.desks(airportCodes: match.airportCodes, cityCentreAirportCodes: match.cityCentreAirportCodes)
   }
 
   // MARK: CarRentalService
@@ -186,14 +176,18 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     guard !key.isEmpty else { return [] }
     var suggestions: [CarPlaceSuggestion] = []
     var seenCities = Set<String>()
-    for location in inventory.locations where suggestions.count < limit {
-      if location.kind == .airport,
-        Self.fold(location.iata).hasPrefix(key) || Self.fold(location.name).hasPrefix(key)
-      {
+    let keys = suggestionKeys.withLock { keys in
+      if let keys { return keys }
+      let made = inventory.locations.map { (Self.fold($0.iata), Self.fold($0.name), Self.fold($0.city)) }
+      keys = made
+      return made
+    }
+    for (location, folded) in zip(inventory.locations, keys) where suggestions.count < limit {
+      if location.kind == .airport, folded.code.hasPrefix(key) || folded.name.hasPrefix(key) {
         suggestions.append(
           CarPlaceSuggestion(code: location.iata, label: "\(location.iata) — \(location.name), \(location.city)"))
       }
-      if Self.fold(location.city).hasPrefix(key), seenCities.insert(location.city).inserted, suggestions.count < limit {
+      if folded.city.hasPrefix(key), seenCities.insert(location.city).inserted, suggestions.count < limit {
         suggestions.append(
           CarPlaceSuggestion(code: location.city, label: "\(location.city), \(location.countryCode) — every desk"))
       }
@@ -500,7 +494,14 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
 
   /// The instant of a wall-clock time at `location` (nil in a daylight-saving gap).
   func instant(_ time: LocalDateTime, at location: RentalLocation) -> Date? {
-    calendars[location.timeZoneIdentifier].map { time.instant(using: $0) } ?? time.instant(in: location.timeZone)
+    let calendar = calendars.withLock { cache in
+      if let known = cache[location.timeZoneIdentifier] { return known }
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = location.timeZone
+      cache[location.timeZoneIdentifier] = calendar
+      return calendar
+    }
+    return time.instant(using: calendar)
   }
 
   /// Drop-off after pick-up, at most ``CarPricing/maximumDays`` charged days.

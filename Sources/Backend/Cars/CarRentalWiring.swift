@@ -3,16 +3,90 @@ import Foundation
 
 /// How the apps build the car rental service (kept here so `Apps/*/main.swift` stays thin).
 public enum CarRentalWiring {
-  /// Desks are opened at this many of the busiest airports (most routes) at most.
-  public static let busiestAirportCount = 40
+  /// An airport has regular scheduled service, and may have rental desks, from this many routes
+  /// (departures plus arrivals, one per airline and airport pair, in the OpenFlights routes): 40,
+  /// about 600 airports worldwide (SFO, LAX and Boise alike; not a 4-route island strip).
+  public static let siteMinimumRoutes = 40
+  /// A city may have city-centre desks from this many inhabitants (GeoNames): 500,000, about 1,200
+  /// cities.
+  public static let cityMinimumPopulation = 500_000
 
-  /// The airports desks may be opened at: the busiest by routes in the reference data.
+  /// The airports desks may be opened at: every airport with at least ``siteMinimumRoutes`` routes
+  /// in the reference data, busiest first, with its route count.
   public static func sites(_ data: ReferenceData) -> [CarSite] {
-    data.busiestAirports(limit: busiestAirportCount).map {
-      CarSite(
-        iata: $0.iata, airportName: $0.name, city: $0.city, countryCode: $0.countryCode,
-        timeZoneIdentifier: $0.timeZoneIdentifier)
+    data.busiestAirports(limit: data.airports.count).prefix { data.routeCount(at: $0.iata) >= siteMinimumRoutes }
+      .map {
+        CarSite(
+          iata: $0.iata, airportName: $0.name, city: $0.city, countryCode: $0.countryCode,
+          timeZoneIdentifier: $0.timeZoneIdentifier, routes: data.routeCount(at: $0.iata))
+      }
+  }
+
+  /// The cities city-centre desks may be opened in: every city of at least
+  /// ``cityMinimumPopulation`` people, most populous first, anchored at the busiest airport with
+  /// routes within ``ReferenceData/cityAirportRadiusKm`` of its centre (else the nearest within
+  /// ``ReferenceData/cityAirportFallbackRadiusKm``; a city with neither is left out): one of the
+  /// airports ``ReferenceData/airports(serving:)`` gives, so a search for the city finds its desk.
+  /// The first city of an anchor gets the id `<IATA>-CITY`, later ones `<IATA>-CITY2`, `-CITY3`, …
+  public static func cities(_ data: ReferenceData) -> [CarCitySite] {
+    // Served airports in 1° cells, so each city looks at a few dozen airports, not 7,884.
+    func cell(_ latitude: Int, _ longitude: Int) -> Int {
+      let wrapped = ((longitude + 180) % 360 + 360) % 360
+      return min(179, max(0, latitude + 90)) * 360 + wrapped
     }
+    var cells: [Int: [Airport]] = [:]
+    for airport in data.airports where data.routeCount(at: airport.iata) > 0 {
+      let key = cell(Int(airport.latitude.rounded(.down)), Int(airport.longitude.rounded(.down)))
+      cells[key, default: []].append(airport)
+    }
+    func near(_ city: City, radiusKm: Double) -> [(airport: Airport, distanceKm: Double)] {
+      let latitudeSpan = Int((radiusKm / 111).rounded(.up))
+      let longitudeSpan = min(180, Int((radiusKm / (111 * max(0.01, cos(city.latitude * .pi / 180)))).rounded(.up)))
+      let latitude = Int(city.latitude.rounded(.down))
+      let longitude = Int(city.longitude.rounded(.down))
+      var keys = Set<Int>()
+      for dLat in -latitudeSpan...latitudeSpan {
+        for dLon in -longitudeSpan...longitudeSpan { keys.insert(cell(latitude + dLat, longitude + dLon)) }
+      }
+      var found: [(airport: Airport, distanceKm: Double)] = []
+      for key in keys {
+        for airport in cells[key] ?? [] {
+          let distance = Geography.distanceKm(city.coordinate, airport.coordinate)
+          if distance <= radiusKm { found.append((airport, distance)) }
+        }
+      }
+      return found
+    }
+    var anchored: [String: Int] = [:]
+    var result: [CarCitySite] = []
+    let big = data.cities.filter { $0.population >= cityMinimumPopulation }.sorted {
+      ($0.population, $1.geonameID) > ($1.population, $0.geonameID)
+    }
+    for city in big {
+      let close = near(city, radiusKm: ReferenceData.cityAirportRadiusKm)
+      let anchor: Airport?
+      if close.isEmpty {
+        anchor =
+          near(city, radiusKm: ReferenceData.cityAirportFallbackRadiusKm)
+          .min { ($0.distanceKm, $0.airport.iata) < ($1.distanceKm, $1.airport.iata) }?.airport
+      } else {
+        anchor =
+          close.max {
+            (data.routeCount(at: $0.airport.iata), $1.airport.iata) < (
+              data.routeCount(at: $1.airport.iata), $0.airport.iata
+            )
+          }?.airport
+      }
+      guard let anchor else { continue }
+      let rank = anchored[anchor.iata, default: 0] + 1
+      anchored[anchor.iata] = rank
+      result.append(
+        CarCitySite(
+          id: rank == 1 ? "\(anchor.iata)-CITY" : "\(anchor.iata)-CITY\(rank)", name: city.name,
+          countryCode: city.countryCode, timeZoneIdentifier: city.timeZoneIdentifier, population: city.population,
+          anchorIATA: anchor.iata))
+    }
+    return result
   }
 
   /// Places through the reference data (docs/CLI.md "Places"): an airport code gives its airport
@@ -37,7 +111,7 @@ public enum CarRentalWiring {
   /// The inventory of the shipped data (reference data + `Shared/cars/`).
   public static func inventory() throws -> (CarInventory, ReferenceData) {
     let data = try ReferenceData.shared()
-    return (try CarInventory(sites: sites(data)), data)
+    return (try CarInventory(sites: sites(data), cities: cities(data)), data)
   }
 
   /// The embedded car rental service for a command's context: the store of its data directory;

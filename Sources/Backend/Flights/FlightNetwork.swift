@@ -46,18 +46,42 @@ public struct FlightNetworkInput: Sendable {
     }
   }
 
+  /// A codeshare: `marketing` sells seats, under its own flight numbers, on the flights that
+  /// `operating` flies from `origin` to `destination`.
+  public struct Codeshare: Sendable, Hashable {
+    /// The marketing airline's IATA code.
+    public var marketing: String
+    /// The operating airline's IATA code.
+    public var operating: String
+    public var origin: String
+    public var destination: String
+
+    public init(marketing: String, operating: String, origin: String, destination: String) {
+      self.marketing = marketing
+      self.operating = operating
+      self.origin = origin
+      self.destination = destination
+    }
+  }
+
   public var airports: [Airport]
   /// Airline names by IATA code.
   public var airlines: [String: String]
   /// Non-stop routes operated (not codeshares).
   public var routes: [Route]
+  /// Non-stop codeshare routes: not flights of their own, but marketing carriers of an operated one.
+  public var codeshares: [Codeshare]
   /// Aircraft type names by IATA type code.
   public var aircraftNames: [String: String]
 
-  public init(airports: [Airport], airlines: [String: String], routes: [Route], aircraftNames: [String: String] = [:]) {
+  public init(
+    airports: [Airport], airlines: [String: String], routes: [Route], codeshares: [Codeshare] = [],
+    aircraftNames: [String: String] = [:]
+  ) {
     self.airports = airports
     self.airlines = airlines
     self.routes = routes
+    self.codeshares = codeshares
     self.aircraftNames = aircraftNames
   }
 }
@@ -84,6 +108,14 @@ public struct FlightNetworkInput: Sendable {
 /// - **Flight numbers**: a carrier's patterns sorted by origin, destination and departure time,
 ///   numbered from 100 up; when a carrier would pass 9999, its frequencies are capped at 2, then 1.
 /// - **Price level**: each airline's fares on a route are 88–112% of the model fare (hash).
+///
+/// - **Codeshares** (``FlightNetworkInput/codeshares``, each naming its operator; the app's come
+///   from ``FlightNetworkInput/init(referenceData:)``) are not flights of their own: the marketing
+///   carrier `X` is added to every flight of the operator on that airport pair, unless `X` flies the
+///   pair itself or the operator does not. Each marketing carrier numbers its codeshare flights
+///   after its own operated ones, in (origin, destination, local departure, operating carrier)
+///   order, up to 9999; a marketing number names the operated flight (``operatingFlight(of:)``) but
+///   is never booked itself.
 ///
 /// Hashes are FNV-1a over the route's codes (never Swift's seeded `Hasher`). Local times become
 /// instants through ``ZoneClock``, built from Foundation's time zone rules, so departures keep
@@ -136,6 +168,14 @@ public final class FlightNetwork: Sendable {
   let flightStart: [Int32]
   let patternByNumber: [Int32]
   let carrierIndex: [String: Int32]
+  /// The codeshare designators of pattern `p`: `patternCodeshares[codeshareStart[p]..<codeshareStart[p + 1]]`,
+  /// in marketing-carrier code order.
+  let codeshareStart: [Int32]
+  let patternCodeshares: [Flight]
+  /// The operated pattern of each marketing designator.
+  let marketedPatterns: [Flight: Int32]
+  /// Names of the carriers that only market flights here (operating carriers are in ``carrierNames``).
+  let marketingOnlyNames: [String: String]
 
   /// Generates the schedule of `input` (see the type's documentation for the model).
   ///
@@ -225,7 +265,7 @@ public final class FlightNetwork: Sendable {
     for (index, code) in carriers.enumerated() { carrierIndex[code] = Int32(index) }
 
     // Sorted by (carrier, origin, destination) (code order, as airports are in IATA order); the
-    // first route of a key in the input gives the equipment.
+    // first route of a key in the input gives the equipment (of several, the smallest list).
     struct RouteKey {
       var carrier: Int32
       var origin: Int32
@@ -260,7 +300,17 @@ public final class FlightNetwork: Sendable {
     }
     var routeKeys: [RouteKey] = []
     routeKeys.reserveCapacity(keyed.count)
-    for key in keyed where routeKeys.last?.sortKey != key.sortKey { routeKeys.append(key) }
+    for key in keyed {
+      guard let last = routeKeys.last, last.sortKey == key.sortKey else {
+        routeKeys.append(key)
+        continue
+      }
+      // Several routes of one key (an airline and the one it absorbed on the same pair): the
+      // equipment list that sorts first, so the input's order does not matter.
+      let equipment = input.routes[Int(key.route)].equipment
+      let kept = input.routes[Int(last.route)].equipment
+      if equipment.lexicographicallyPrecedes(kept) { routeKeys[routeKeys.count - 1] = key }
+    }
 
     var degree = [Int](repeating: 0, count: airports.count)
     var pairCarriers: [Int64: Int] = [:]
@@ -402,6 +452,63 @@ public final class FlightNetwork: Sendable {
     let (departureStart, departureList) = csr(\.origin)
     let (arrivalStart, arrivalList) = csr(\.destination)
 
+    // Codeshares: marketing carriers of operated flights (see the type's documentation).
+    var operators: [Int64: [Int32]] = [:]  // directed pair → operating carriers (code order)
+    for key in routeKeys {
+      operators[Int64(key.origin) << 32 | Int64(key.destination), default: []].append(key.carrier)
+    }
+    var byMarketing: [String: [Int32]] = [:]
+    var patternsOfRoute: [Int64: [Int32]] = [:]  // (carrier, origin, destination) → patterns
+    for (index, pattern) in patterns.enumerated() {
+      let key = Int64(pattern.carrier) << 42 | Int64(pattern.origin) << 21 | Int64(pattern.destination)
+      patternsOfRoute[key, default: []].append(Int32(index))
+    }
+    var seenCodeshares = Set<FlightNetworkInput.Codeshare>()
+    for codeshare in input.codeshares where seenCodeshares.insert(codeshare).inserted {
+      guard let originInput = inputAirportIndex[codeshare.origin],
+        let destinationInput = inputAirportIndex[codeshare.destination],
+        input.airlines[codeshare.marketing] != nil, let operating = carrierIndex[codeshare.operating]
+      else { continue }
+      let origin = networkIndexOfInput[Int(originInput)]
+      let destination = networkIndexOfInput[Int(destinationInput)]
+      guard origin >= 0, destination >= 0 else { continue }
+      let flying = operators[Int64(origin) << 32 | Int64(destination)] ?? []
+      // A carrier that flies the pair itself sells its own flights there.
+      guard flying.contains(operating), carrierIndex[codeshare.marketing].map({ !flying.contains($0) }) ?? true
+      else { continue }
+      let key = Int64(operating) << 42 | Int64(origin) << 21 | Int64(destination)
+      byMarketing[codeshare.marketing, default: []] += patternsOfRoute[key] ?? []
+    }
+    var codesharesOfPattern: [Int32: [Flight]] = [:]
+    var marketedPatterns: [Flight: Int32] = [:]
+    for marketing in byMarketing.keys.sorted() {
+      let flights = byMarketing[marketing]!.sorted {
+        let a = patterns[Int($0)]
+        let b = patterns[Int($1)]
+        return (a.origin, a.destination, a.departureMinute, a.carrier, a.number)
+          < (b.origin, b.destination, b.departureMinute, b.carrier, b.number)
+      }
+      var number = carrierIndex[marketing].map { nextNumber[Int($0)] } ?? 100
+      for index in flights where number <= 9999 {
+        let flight = Flight(carrier: marketing, number: Int(number))
+        codesharesOfPattern[index, default: []].append(flight)
+        marketedPatterns[flight] = index
+        number += 1
+      }
+    }
+    var codeshareStart = [Int32](repeating: 0, count: patterns.count + 1)
+    var patternCodeshares: [Flight] = []
+    for index in patterns.indices {
+      patternCodeshares += codesharesOfPattern[Int32(index)] ?? []
+      codeshareStart[index + 1] = Int32(patternCodeshares.count)
+    }
+    self.codeshareStart = codeshareStart
+    self.patternCodeshares = patternCodeshares
+    self.marketedPatterns = marketedPatterns
+    var marketingOnlyNames: [String: String] = [:]
+    for code in byMarketing.keys where carrierIndex[code] == nil { marketingOnlyNames[code] = input.airlines[code] }
+    self.marketingOnlyNames = marketingOnlyNames
+
     self.airports = airports
     self.zones = zones
     self.airportIndex = airportIndex
@@ -504,7 +611,8 @@ public final class FlightNetwork: Sendable {
       arrival: AirportTime(
         instant: Date(timeIntervalSince1970: TimeInterval(arrival) * 60), timeZone: destinationZone.identifier,
         utcOffsetMinutes: Int(destinationZone.offset(atUTC: arrival))),
-      aircraft: model.code, aircraftName: model.name)
+      aircraft: model.code, aircraftName: model.name,
+      codeshares: Array(patternCodeshares[Int(codeshareStart[Int(index)])..<Int(codeshareStart[Int(index) + 1])]))
   }
 
   /// The scheduled flights from `origin` to `destination` (IATA codes) on local date `date`,
@@ -534,9 +642,16 @@ public final class FlightNetwork: Sendable {
     return result
   }
 
+  /// The operated flight a marketing designator stands for (`LH 7601` → `UA 123`); the flight
+  /// itself when it is an operated one; nil when the network has neither.
+  public func operatingFlight(of flight: Flight) -> Flight? {
+    if pattern(of: flight) != nil { return flight }
+    return marketedPatterns[flight].map { self.flight(of: $0) }
+  }
+
   /// The carrier's name, else its code.
   public func carrierName(_ code: String) -> String {
-    carrierIndex[code].map { carrierNames[Int($0)] } ?? code
+    carrierIndex[code].map { carrierNames[Int($0)] } ?? marketingOnlyNames[code] ?? code
   }
 }
 

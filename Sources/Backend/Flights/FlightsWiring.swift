@@ -2,39 +2,104 @@ import Common
 import Foundation
 
 extension FlightNetworkInput {
-  /// The network input of the reference data: every airport, the airlines with a two-character
-  /// IATA code (the active one where a code was reused), the direct routes that are not
-  /// codeshares (OpenFlights.org), and the aircraft type names.
+  /// The network input of the reference data: every airport, the operating carriers
+  /// (``ReferenceData/carriers``: the names their routes point to, renamed or corrected by
+  /// `Shared/openflights/carrier_changes.csv`), the direct routes (OpenFlights.org) as flown today
+  /// — a merged airline's routes under its successor's code, a ceased airline's dropped — the
+  /// codeshares (``codeshares(of:)``) and the aircraft type names.
   public init(referenceData data: ReferenceData) {
     var airlines: [String: String] = [:]
-    for airline in data.airlines where airline.iata.count == 2 && airline.iata != "\\N" && airline.iata != "-" {
-      if airline.active || airlines[airline.iata] == nil { airlines[airline.iata] = airline.name }
-    }
+    for carrier in data.carriers where carrier.status == .operating { airlines[carrier.code] = carrier.name }
     var names: [String: String] = [:]
     for type in data.aircraftTypes where !type.iata.isEmpty && type.iata != "\\N" { names[type.iata] = type.name }
+    var flying: [String: String?] = [:]
+    var routes: [Route] = []
+    let all = data.allRoutes()
+    routes.reserveCapacity(all.count)
+    for route in all where route.stops == 0 && !route.codeshare {
+      let code: String?
+      if let known = flying[route.airline] {
+        code = known
+      } else {
+        // Codes without a carrier (ICAO codes of the routes) are passed on; the network skips them.
+        code = data.carrier(code: route.airline).map(\.flyingCode) ?? route.airline
+        flying[route.airline] = code
+      }
+      guard let code else { continue }
+      routes.append(
+        Route(airline: code, origin: route.origin, destination: route.destination, equipment: route.equipment))
+    }
     self.init(
       airports: data.airports.map {
         Airport(
           iata: $0.iata, name: $0.name, city: $0.city, country: $0.countryCode, latitude: $0.latitude,
           longitude: $0.longitude, timeZone: $0.timeZoneIdentifier)
       },
-      airlines: airlines,
-      routes: Self.directRoutes(of: data),
-      aircraftNames: names)
+      airlines: airlines, routes: routes, codeshares: Self.codeshares(of: data), aircraftNames: names)
   }
-}
 
-extension FlightNetworkInput {
-  /// The routes of `data` that are direct (no stops) and not codeshares, in one pass.
-  fileprivate static func directRoutes(of data: ReferenceData) -> [Route] {
-    let all = data.allRoutes()
-    var routes: [Route] = []
-    routes.reserveCapacity(all.count)
-    for route in all where !route.codeshare && route.stops == 0 {
-      routes.append(
-        Route(airline: route.airline, origin: route.origin, destination: route.destination, equipment: route.equipment))
+  /// The codeshares of the reference data: each direct codeshare route `(X, origin, destination)`
+  /// of OpenFlights marks `X` as a marketing carrier of one airline operating that pair, chosen as
+  /// real codeshares are, between partners:
+  /// 1. only airlines that still fly count, on both sides (the agreements of a merged or ceased
+  ///    airline are not assumed to pass to its successor), and `X` must not fly the pair itself;
+  /// 2. an operator in `X`'s alliance (``Carrier/alliance``, `Shared/openflights/alliances.csv`)
+  ///    comes first; without one, an operator in no alliance (a rival alliance's member never: the
+  ///    2014 data lists codeshares that no longer exist, as United on American flights);
+  /// 3. among those, the one `X` has the most codeshare pairs with where it is the only operator,
+  ///    then the most pairs at all (the data's own evidence of a partnership), then code order.
+  /// A codeshare with no such operator is dropped.
+  public static func codeshares(of data: ReferenceData) -> [Codeshare] {
+    let all = data.allRoutes().filter { $0.stops == 0 }
+    func operating(_ code: String) -> Carrier? {
+      data.carrier(code: code).flatMap { $0.status == .operating ? $0 : nil }
     }
-    return routes
+    struct Pair: Hashable {
+      var origin: String
+      var destination: String
+    }
+    var operators: [Pair: Set<String>] = [:]
+    var marketed: [(code: String, pair: Pair)] = []
+    var seen = Set<String>()
+    for route in all {
+      guard operating(route.airline) != nil else { continue }
+      let pair = Pair(origin: route.origin, destination: route.destination)
+      if route.codeshare {
+        if seen.insert("\(route.airline)|\(route.origin)|\(route.destination)").inserted {
+          marketed.append((route.airline, pair))
+        }
+      } else {
+        operators[pair, default: []].insert(route.airline)
+      }
+    }
+    // The data's evidence of each partnership: pairs where the partner is the only operator, and
+    // pairs where it is one of them.
+    var sole: [String: [String: Int]] = [:]
+    var shared: [String: [String: Int]] = [:]
+    for (code, pair) in marketed {
+      let others = (operators[pair] ?? []).subtracting([code])
+      for other in others { shared[code, default: [:]][other, default: 0] += 1 }
+      if others.count == 1, let only = others.first { sole[code, default: [:]][only, default: 0] += 1 }
+    }
+    var result: [Codeshare] = []
+    for (code, pair) in marketed {
+      let flying = operators[pair] ?? []
+      guard !flying.contains(code), let marketer = operating(code) else { continue }
+      let candidates = flying.compactMap(operating)
+      let allied = candidates.filter { $0.alliance != nil && $0.alliance == marketer.alliance }
+      let pool = !allied.isEmpty ? allied : candidates.filter { $0.alliance == nil }
+      let scores = (sole[code] ?? [:], shared[code] ?? [:])
+      guard
+        let partner = pool.max(by: {
+          (scores.0[$0.code] ?? 0, scores.1[$0.code] ?? 0, $1.code) < (
+            scores.0[$1.code] ?? 0, scores.1[$1.code] ?? 0, $0.code
+          )
+        })
+      else { continue }
+      result.append(
+        Codeshare(marketing: code, operating: partner.code, origin: pair.origin, destination: pair.destination))
+    }
+    return result
   }
 }
 

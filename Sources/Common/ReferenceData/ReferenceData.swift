@@ -30,6 +30,10 @@ public final class ReferenceData: Sendable {
   public let countries: [Country]
   /// IATA metropolitan areas, sorted by code.
   public let metroAreas: [MetroArea]
+  /// The carriers of the routes today, sorted by code (``Carrier``: merged and ceased airlines of
+  /// the 2014 routes, corrected names; `Shared/openflights/carrier_changes.csv`).
+  public let carriers: [Carrier]
+  let carrierIndex: [String: Int]
 
   let airportIndex: [String: Int]
   /// The routes, packed (see ``RouteTable``).
@@ -95,9 +99,10 @@ public final class ReferenceData: Sendable {
   /// keep it small). Routes whose airports are missing are dropped.
   public convenience init(
     airports: [Airport], airlines: [Airline] = [], routes: [Route] = [], aircraftTypes: [AircraftType] = [],
-    cities: [City] = [], countries: [Country] = [], metroAreas: [MetroArea] = []
+    cities: [City] = [], countries: [Country] = [], metroAreas: [MetroArea] = [], carriers: [Carrier] = []
   ) {
     var tables = ReferenceTables()
+    tables.carriers = carriers.sorted { $0.code < $1.code }
     tables.airports = airports.sorted { $0.iata < $1.iata }
     tables.routes = routes
     tables.airlines = airlines
@@ -118,6 +123,9 @@ public final class ReferenceData: Sendable {
     cities = tables.cities
     countries = tables.countries
     metroAreas = tables.metroAreas
+    carriers = tables.carriers
+    carrierIndex = Dictionary(
+      tables.carriers.enumerated().map { ($1.code, $0) }, uniquingKeysWith: { first, _ in first })
     self.search = search
     searchLimits = [tables.airports.count, tables.cities.count, tables.metroAreas.count]
 
@@ -187,6 +195,11 @@ public final class ReferenceData: Sendable {
   /// airlines share a code, the active one. Nil when unknown.
   public func airline(code: String) -> Airline? {
     airlineIndex[code.uppercased()].map { airlines[$0] }
+  }
+
+  /// The carrier with IATA code `code` (any case), or nil when no route uses it.
+  public func carrier(code: String) -> Carrier? {
+    carrierIndex[code.uppercased()].map { carriers[$0] }
   }
 
   /// The aircraft type with IATA (`738`) or ICAO (`B738`) code `code`, or nil.
@@ -469,6 +482,26 @@ public final class ReferenceData: Sendable {
         equipment.append(list)
       }
       guard packed.allSatisfy({ Int($0.equipment) < equipment.count }) else { throw malformed("route out of range") }
+      for _ in 0..<(try count()) {
+        let code = try string()
+        let name = try string()
+        let successor = try string()
+        let since = try string()
+        let source = try string()
+        let alliance = try string()
+        let status: Carrier.Status
+        switch try reader.u8() {
+        case 0: status = .operating
+        case 1: status = .merged
+        case 2: status = .ceased
+        default: throw malformed("unknown carrier status")
+        }
+        tables.carriers.append(
+          Carrier(
+            code: code, name: name, status: status, successor: successor.isEmpty ? nil : successor,
+            since: since.isEmpty ? nil : since, source: source.isEmpty ? nil : source,
+            alliance: alliance.isEmpty ? nil : alliance))
+      }
       let search = try SearchIndex(reading: &reader)
       guard reader.isAtEnd else { throw malformed("unexpected bytes after the search index") }
       return (tables, RouteTable(strings: strings, equipment: equipment, routes: packed), search)

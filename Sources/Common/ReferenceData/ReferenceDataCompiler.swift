@@ -9,6 +9,8 @@ struct ReferenceTables: Sendable {
   var cities: [City] = []
   var metroAreas: [MetroArea] = []
   var routes: [Route] = []
+  /// By code; see ``Carrier``.
+  var carriers: [Carrier] = []
 }
 
 /// Turns the reference CSVs of `Shared/` into the compact file `Shared/compiled/reference-data.bin`
@@ -21,10 +23,11 @@ struct ReferenceTables: Sendable {
 /// Format (little-endian): the magic `TRAVELRD`, the format version (UInt32, ``formatVersion``),
 /// the FNV-1a 64-bit checksum of the source CSVs (``sourceChecksum(sharedDirectory:)``), then a
 /// string table and the tables (airports, airlines, aircraft types, countries, cities, metro areas,
-/// routes) whose strings are indices into it, then the prefix search index of names and codes.
+/// routes, carriers) whose strings are indices into it, then the prefix search index of names and
+/// codes.
 public enum ReferenceDataCompiler {
   /// The version of the file format; bump it whenever the layout changes.
-  public static let formatVersion: UInt32 = 1
+  public static let formatVersion: UInt32 = 2
   /// The compiled file, relative to `Shared/`.
   public static let compiledPath = "compiled/reference-data.bin"
   /// The source CSVs, relative to `Shared/`, in checksum order.
@@ -32,6 +35,7 @@ public enum ReferenceDataCompiler {
     "airports/airports.csv", "airports/iata_metro_areas.csv", "airports/iata_metro_areas_additions.csv",
     "openflights/airlines.csv", "openflights/routes.csv",
     "openflights/aircraft_types.csv", "geonames/cities.csv", "geonames/countries.csv",
+    "openflights/carrier_changes.csv", "openflights/alliances.csv",
   ]
   static let magic = Array("TRAVELRD".utf8)
 
@@ -146,7 +150,9 @@ public enum ReferenceDataCompiler {
       tables.airports.enumerated().map { ($1.iata, $0) }, uniquingKeysWith: { first, _ in first })
 
     let airlines = Table("openflights/airlines.csv", sources)
+    var airlineNames: [String: String] = [:]  // OpenFlights airline id → name
     try airlines.forEachRow { field, _ in
+      airlineNames[try field("airline_id")] = try field("name")
       let iata = try field("iata")
       let icao = try field("icao")
       let validIATA =
@@ -193,7 +199,11 @@ public enum ReferenceDataCompiler {
     let routes = Table("openflights/routes.csv", sources)
     var routeCounts = [Int](repeating: 0, count: tables.airports.count)
     var keyed: [(origin: Int, destination: Int, row: Int, route: Route)] = []
+    // Per two-character code, how many routes name each OpenFlights airline id.
+    var idsOfCode: [String: [String: Int]] = [:]
     try routes.forEachRow { field, row in
+      let code = try field("airline")
+      if Self.isIATACode(code) { idsOfCode[code, default: [:]][try field("airline_id"), default: 0] += 1 }
       guard let origin = airportIndex[try field("source_airport")],
         let destination = airportIndex[try field("dest_airport")], origin != destination
       else { return }
@@ -208,6 +218,7 @@ public enum ReferenceDataCompiler {
     }
     keyed.sort { ($0.origin, $0.destination, $0.row) < ($1.origin, $1.destination, $1.row) }
     tables.routes = keyed.map(\.route)
+    tables.carriers = try carriers(idsOfCode: idsOfCode, airlineNames: airlineNames, sources: sources)
 
     var metroOrder: [String] = []
     var metroRows: [String: (name: String, country: String, airports: [Int])] = [:]
@@ -261,6 +272,84 @@ public enum ReferenceDataCompiler {
       items.append((PlaceRef(.metroArea, index), TextFolding.fold(area.name), false))
     }
     return items
+  }
+
+  /// A two-character IATA airline code (letters and digits).
+  static func isIATACode(_ code: String) -> Bool {
+    code.utf8.count == 2
+      && code.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+  }
+
+  /// The carriers (``Carrier``): every code of the routes, named after the airline its routes point
+  /// to (the most frequent `airline_id`, the first by id of equals), then `carrier_changes.csv`.
+  /// - Throws: ``SharedResources/Failure/malformed(path:reason:)`` for an unknown change, a
+  ///   successor that is not an operating carrier, or a code listed twice.
+  static func carriers(
+    idsOfCode: [String: [String: Int]], airlineNames: [String: String], sources: [(path: String, data: Data)]
+  ) throws -> [Carrier] {
+    var carriers: [String: Carrier] = [:]
+    for (code, ids) in idsOfCode {
+      let named = ids.filter { airlineNames[$0.key] != nil }
+      let best = named.max { ($0.value, $1.key) < ($1.value, $0.key) }
+      carriers[code] = Carrier(code: code, name: best.flatMap { airlineNames[$0.key] } ?? code)
+    }
+    let path = "openflights/carrier_changes.csv"
+    let changes = Table(path, sources)
+    var seen = Set<String>()
+    var successors: [(code: String, successor: String, row: Int)] = []
+    try changes.forEachRow { field, row in
+      let code = try field("iata")
+      guard isIATACode(code), seen.insert(code).inserted else {
+        throw SharedResources.Failure.malformed(
+          path: path, reason: "row \(row): code \"\(code)\" is invalid or listed twice")
+      }
+      let since = try field("date")
+      let source = try field("source")
+      let listedName = try field("name_in_openflights")
+      let oldName = carriers[code]?.name ?? listedName
+      let successor = try field("successor_iata")
+      let current = try field("current_name")
+      switch try field("change") {
+      case "merged":
+        guard isIATACode(successor), successor != code, !current.isEmpty else {
+          throw SharedResources.Failure.malformed(
+            path: path, reason: "row \(row): a merge needs a successor and its name")
+        }
+        carriers[code] = Carrier(
+          code: code, name: oldName, status: .merged, successor: successor, since: since, source: source)
+        successors.append((successor, current, row))
+      case "ceased":
+        carriers[code] = Carrier(code: code, name: oldName, status: .ceased, since: since, source: source)
+      case "renamed", "corrected":
+        guard successor == code, !current.isEmpty else {
+          throw SharedResources.Failure.malformed(
+            path: path, reason: "row \(row): a rename keeps the code and gives a name")
+        }
+        carriers[code] = Carrier(
+          code: code, name: current, status: .operating, since: since.isEmpty ? nil : since, source: source)
+      case let other:
+        throw SharedResources.Failure.malformed(path: path, reason: "row \(row): unknown change \"\(other)\"")
+      }
+    }
+    for (code, name, row) in successors {
+      if let existing = carriers[code] {
+        guard existing.status == .operating else {
+          throw SharedResources.Failure.malformed(path: path, reason: "row \(row): successor \(code) does not operate")
+        }
+      } else {
+        carriers[code] = Carrier(code: code, name: name)
+      }
+    }
+    let alliancesPath = "openflights/alliances.csv"
+    try Table(alliancesPath, sources).forEachRow { field, row in
+      let code = try field("iata")
+      guard carriers[code]?.status == .operating, carriers[code]?.alliance == nil else {
+        throw SharedResources.Failure.malformed(
+          path: alliancesPath, reason: "row \(row): \(code) is not an operating carrier of the routes, or listed twice")
+      }
+      carriers[code]?.alliance = try field("alliance")
+    }
+    return carriers.values.sorted { $0.code < $1.code }
   }
 
   // MARK: The binary form
@@ -341,6 +430,16 @@ public enum ReferenceDataCompiler {
     for list in equipmentLists {
       body.count(list.count)
       for code in list { body.u32(id(code)) }
+    }
+    body.count(tables.carriers.count)
+    for carrier in tables.carriers {
+      for text in [
+        carrier.code, carrier.name, carrier.successor ?? "", carrier.since ?? "", carrier.source ?? "",
+        carrier.alliance ?? "",
+      ] {
+        body.u32(id(text))
+      }
+      body.u8(carrier.status == .operating ? 0 : carrier.status == .merged ? 1 : 2)
     }
     SearchIndex.write(items: searchItems(tables), to: &body)
 

@@ -122,12 +122,19 @@ public struct AirportTime: Hashable, Sendable, Codable, Comparable, CustomString
 /// One flight of an itinerary on its date: where and when it leaves and lands, in local time at
 /// each airport.
 ///
-/// JSON (the `segments` of `booking search`): `{"carrier", "flightNumber", "from", "to",
-/// "departure", "arrival", "aircraft", "durationMinutes", "departureTimeZone", "arrivalTimeZone"}`;
-/// `departure`/`arrival` are ISO 8601 with the airport's UTC offset.
+/// JSON (the `segments` of `booking search`): `{"carrier", "flightNumber", "operatingCarrier",
+/// "codeshares", "from", "to", "departure", "arrival", "aircraft", "durationMinutes",
+/// "departureTimeZone", "arrivalTimeZone"}`; `departure`/`arrival` are ISO 8601 with the airport's
+/// UTC offset. `carrier`/`flightNumber` are the operating carrier's (who flies the aircraft, whose
+/// flight is booked), repeated as `operatingCarrier`; `codeshares` lists the same flight as other
+/// airlines sell it (marketing carriers: `[{"carrier": "LH", "flightNumber": "LH7601"}]`, often
+/// empty).
 public struct FlightSegment: Hashable, Sendable, Codable {
-  /// The operating flight (`UA 123`).
+  /// The operating flight (`UA 123`): the carrier that flies it.
   public var flight: Flight
+  /// The same flight under the designators of the airlines that market it (codeshares:
+  /// `LH 7601` on a United flight), in carrier-code order; empty when only its operator sells it.
+  public var codeshares: [Flight]
   /// IATA code of the departure airport.
   public var from: String
   /// IATA code of the arrival airport.
@@ -144,9 +151,10 @@ public struct FlightSegment: Hashable, Sendable, Codable {
 
   public init(
     flight: Flight, from: String, to: String, departure: AirportTime, arrival: AirportTime, aircraft: String,
-    aircraftName: String? = nil
+    aircraftName: String? = nil, codeshares: [Flight] = []
   ) {
     self.flight = flight
+    self.codeshares = codeshares
     self.from = from
     self.to = to
     self.departure = departure
@@ -163,14 +171,23 @@ public struct FlightSegment: Hashable, Sendable, Codable {
   public var arrivalDayOffset: Int { departure.localDate.days(to: arrival.localDate) }
 
   private enum CodingKeys: String, CodingKey {
-    case carrier, flightNumber, from, to, departure, arrival, aircraft, aircraftName, durationMinutes
-    case departureTimeZone, arrivalTimeZone
+    case carrier, flightNumber, operatingCarrier, codeshares, from, to, departure, arrival, aircraft, aircraftName
+    case durationMinutes, departureTimeZone, arrivalTimeZone
+  }
+
+  /// One marketing designator in JSON: `{"carrier": "LH", "flightNumber": "LH7601"}`.
+  private struct Codeshare: Codable {
+    var carrier: String
+    var flightNumber: String
   }
 
   public func encode(to encoder: Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(flight.carrier, forKey: .carrier)
     try container.encode(flight.code, forKey: .flightNumber)
+    try container.encode(flight.carrier, forKey: .operatingCarrier)
+    try container.encode(
+      codeshares.map { Codeshare(carrier: $0.carrier, flightNumber: $0.code) }, forKey: .codeshares)
     try container.encode(from, forKey: .from)
     try container.encode(to, forKey: .to)
     try container.encode(departure, forKey: .departure)
@@ -190,6 +207,13 @@ public struct FlightSegment: Hashable, Sendable, Codable {
         forKey: .flightNumber, in: container, debugDescription: "invalid flight number \"\(code)\"")
     }
     self.flight = flight
+    codeshares = try (container.decodeIfPresent([Codeshare].self, forKey: .codeshares) ?? []).map {
+      guard let flight = Flight(code: $0.flightNumber) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .codeshares, in: container, debugDescription: "invalid flight number \"\($0.flightNumber)\"")
+      }
+      return flight
+    }
     from = try container.decode(String.self, forKey: .from)
     to = try container.decode(String.self, forKey: .to)
     departure = try container.decode(AirportTime.self, forKey: .departure)
