@@ -12,7 +12,8 @@ import Foundation
 ///   30 km (Paris ≈ 7.8 km, Shanghai 22 km). The density falls off from the centre as
 ///   `exp(−r / r₀)` with `r₀` a quarter of that radius (a dense core: half of a city's hotels
 ///   within about half the radius, a third within a quarter of it): the distance is drawn from
-///   a gamma(2, r₀) distribution (truncated at the radius), the bearing uniformly. A point in
+///   a gamma(2, r₀) distribution (truncated at the radius), the bearing uniformly (a point of the
+///   unit disc, normalised). A point in
 ///   the water (the sea, a bay, a strait, a lake: ``LandIndex`` of the finest ``Basemap`` level,
 ///   GSHHG intermediate) is drawn again, up to ``placementAttempts`` times, so coastal cities
 ///   keep the same falloff over their land only. A city whose land is too small for that (a
@@ -198,10 +199,18 @@ public final class HotelWorld: Sendable {
     for _ in 0..<placementAttempts {
       // Gamma(2, r₀): the distance of a point whose density in the plane is ∝ exp(−r / r₀).
       let r = -scale * log(rng.unit() * rng.unit())
-      let bearing = 2 * Double.pi * rng.unit()
       guard r <= radius else { continue }
-      let point = offset(
-        (city.latitude, city.longitude), north: r * sin(bearing), east: r * cos(bearing), cosLat: cosLat)
+      // A uniform bearing without trigonometry: a point of the unit disc, normalised.
+      var x = 0.0
+      var y = 0.0
+      var rho2 = 2.0
+      while rho2 > 1 || rho2 < 1e-12 {
+        x = rng.unit() * 2 - 1
+        y = rng.unit() * 2 - 1
+        rho2 = x * x + y * y
+      }
+      let rho = rho2.squareRoot()
+      let point = offset((city.latitude, city.longitude), north: r * y / rho, east: r * x / rho, cosLat: cosLat)
       if land.isLand(latitude: point.latitude, longitude: point.longitude) { return point }
     }
     if lattice == nil {

@@ -112,7 +112,9 @@ public final class Basemap: Sendable {
         let units = Int(try reader.u32())
         let cells = Int(try reader.u8())
         let counts = try (0..<6).map { _ in try reader.count() }
-        guard units > 0, cells > 0 else { throw malformed("level \(name) has an empty grid") }
+        guard units > 0, cells > 0, units % cells == 0 else {
+          throw malformed("level \(name): \(units) units per degree is not a multiple of \(cells) cells per degree")
+        }
         levels.append(
           LevelInfo(
             name: name, minimumZoom: zoom, unitsPerDegree: units, indexCellsPerDegree: cells, ringCount: counts[0],

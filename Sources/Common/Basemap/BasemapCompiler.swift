@@ -40,7 +40,8 @@ public enum BasemapCompiler {
     public var minimumZoom: Int
     /// Grid units per degree the coordinates are rounded to.
     public var unitsPerDegree: Int
-    /// Cells per degree of the land index (``LandIndex``) built for this level.
+    /// Cells per degree of the land index (``LandIndex``) built for this level; divides
+    /// ``unitsPerDegree``.
     public var indexCellsPerDegree: Int
 
     public init(name: Character, minimumZoom: Int, unitsPerDegree: Int, indexCellsPerDegree: Int) {
@@ -56,7 +57,7 @@ public enum BasemapCompiler {
   public static let levels = [
     Level(name: "c", minimumZoom: 0, unitsPerDegree: 1000, indexCellsPerDegree: 1),
     Level(name: "l", minimumZoom: 3, unitsPerDegree: 1000, indexCellsPerDegree: 4),
-    Level(name: "i", minimumZoom: 6, unitsPerDegree: 5000, indexCellsPerDegree: 16),
+    Level(name: "i", minimumZoom: 6, unitsPerDegree: 5000, indexCellsPerDegree: 20),
   ]
 
   /// A polygon or line read from the source, in degrees.
@@ -74,6 +75,13 @@ public enum BasemapCompiler {
   ) throws -> Data {
     var bodies: [(level: Level, counts: [Int], body: [UInt8])] = []
     for level in levels {
+      guard level.unitsPerDegree > 0, level.indexCellsPerDegree > 0,
+        level.unitsPerDegree % level.indexCellsPerDegree == 0
+      else {
+        throw SharedResources.Failure.malformed(
+          path: compiledPath,
+          reason: "level \(level.name): units per degree must be a multiple of the land index's cells per degree")
+      }
       let rings = try shapes(directory, "gshhs", level.name, polygons: true)
       let borders = try shapes(directory, "countries", level.name, polygons: false)
       var writer = BinaryWriter()

@@ -51,58 +51,78 @@ public struct LandIndex: Sendable {
   }
 
   /// An index of closed rings (points in grid units; ring `r` is `ringStarts[r] ..< ringStarts[r+1]`,
-  /// its last point equal to its first).
+  /// its last point equal to its first). `unitsPerDegree` must be a multiple of `cellsPerDegree`.
   init(xs: [Int32], ys: [Int32], ringStarts: [Int32], unitsPerDegree: Int, cellsPerDegree: Int) {
     self.xs = xs
     self.ys = ys
     self.unitsPerDegree = Double(unitsPerDegree)
-    columns = 360 * cellsPerDegree
-    rows = 180 * cellsPerDegree
-    let size = Double(unitsPerDegree) / Double(cellsPerDegree)
+    let columns = 360 * cellsPerDegree
+    let rows = 180 * cellsPerDegree
+    self.columns = columns
+    self.rows = rows
+    let side = max(1, unitsPerDegree / cellsPerDegree)
+    let size = Double(side)
     cellSize = size
     let originX = -180 * Double(unitsPerDegree)
     let originY = -90 * Double(unitsPerDegree)
     let words = (columns * rows + 63) / 64
-    var mixed = [UInt64](repeating: 0, count: words)
-    let columns = columns
-    let rows = rows
-    func column(_ x: Int32) -> Int { min(columns - 1, max(0, Int(((Double(x) - originX) / size).rounded(.down)))) }
-    func row(_ y: Int32) -> Int { min(rows - 1, max(0, Int(((Double(y) - originY) / size).rounded(.down)))) }
+    // Each point's cell column and row, once (integer division: the cell side is whole units).
+    let count = xs.count
+    var cellX = [Int32](repeating: 0, count: count)
+    var cellY = [Int32](repeating: 0, count: count)
+    let shiftX = 180 * unitsPerDegree
+    let shiftY = 90 * unitsPerDegree
+    xs.withUnsafeBufferPointer { xs in
+      ys.withUnsafeBufferPointer { ys in
+        for i in 0..<count {
+          cellX[i] = Int32(min(columns - 1, max(0, (Int(xs[i]) + shiftX) / side)))
+          cellY[i] = Int32(min(rows - 1, max(0, (Int(ys[i]) + shiftY) / side)))
+        }
+      }
+    }
+    /// Calls `body` with each edge `a → a+1` of every ring and its cell box.
+    func forEachEdge(_ body: (_ a: Int, _ c0: Int, _ c1: Int, _ r0: Int, _ r1: Int) -> Void) {
+      for ring in 0..<ringStarts.count - 1 {
+        let start = Int(ringStarts[ring])
+        let end = Int(ringStarts[ring + 1])
+        guard end - start >= 2 else { continue }
+        for a in start..<end - 1 {
+          let ca = Int(cellX[a])
+          let cb = Int(cellX[a + 1])
+          let ra = Int(cellY[a])
+          let rb = Int(cellY[a + 1])
+          body(a, min(ca, cb), max(ca, cb), min(ra, rb), max(ra, rb))
+        }
+      }
+    }
     // Pass 1: mark mixed cells, collect the scanline crossings (row, x).
+    var mixed = [UInt64](repeating: 0, count: words)
     var crossingRows: [Int32] = []
     var crossingXs: [Double] = []
-    for ring in 0..<ringStarts.count - 1 {
-      let start = Int(ringStarts[ring])
-      let end = Int(ringStarts[ring + 1])
-      guard end - start >= 2 else { continue }
-      for a in start..<end - 1 {
-        let ax = xs[a]
-        let ay = ys[a]
-        let bx = xs[a + 1]
-        let by = ys[a + 1]
-        let c0 = column(min(ax, bx))
-        let c1 = column(max(ax, bx))
-        let r0 = row(min(ay, by))
-        let r1 = row(max(ay, by))
+    mixed.withUnsafeMutableBufferPointer { mixed in
+      forEachEdge { a, c0, c1, r0, r1 in
         for r in r0...r1 {
           for c in c0...c1 {
             let cell = r * columns + c
             mixed[cell >> 6] |= 1 << UInt64(cell & 63)
           }
         }
-        guard ay != by else { continue }
+        let ay = ys[a]
+        let by = ys[a + 1]
+        guard ay != by else { return }
         // Rows whose centre line y_c lies strictly between the endpoints' latitudes.
         let low = Double(min(ay, by))
         let high = Double(max(ay, by))
-        let first = Int(((low - originY - Self.offsetY) / size - 0.5).rounded(.up))
-        let last = Int(((high - originY - Self.offsetY) / size - 0.5).rounded(.down))
-        guard first <= last else { continue }
-        let slope = Double(bx - ax) / Double(by - ay)
-        for r in max(0, first)...min(rows - 1, last) {
+        let first = max(0, Int(((low - originY - Self.offsetY) / size - 0.5).rounded(.up)))
+        let last = min(rows - 1, Int(((high - originY - Self.offsetY) / size - 0.5).rounded(.down)))
+        guard first <= last else { return }
+        let ax = Double(xs[a])
+        let slope = Double(xs[a + 1] - xs[a]) / Double(by - ay)
+        for r in first...last {
           let yc = originY + (Double(r) + 0.5) * size + Self.offsetY
           guard (Double(ay) > yc) != (Double(by) > yc) else { continue }
           crossingRows.append(Int32(r))
-          crossingXs.append(Double(ax) + (yc - Double(ay)) * slope)
+          crossingXs.append(ax + (yc - Double(ay)) * slope)
         }
       }
     }
@@ -115,35 +135,28 @@ public struct LandIndex: Sendable {
       let below = mixed[word] & ((1 << UInt64(cell & 63)) &- 1)
       return Int(rankBase[word]) + below.nonzeroBitCount
     }
-    // Pass 2 and 3: count, then place, each edge in its cells.
+    // Passes 2 and 3: count, then place, each edge in its cells (through buffer pointers: no
+    // copy-on-write checks in the loops).
     var edgeStart = [Int32](repeating: 0, count: mixedCount + 1)
-    for ring in 0..<ringStarts.count - 1 {
-      let start = Int(ringStarts[ring])
-      let end = Int(ringStarts[ring + 1])
-      guard end - start >= 2 else { continue }
-      for a in start..<end - 1 {
-        let c0 = column(min(xs[a], xs[a + 1]))
-        let c1 = column(max(xs[a], xs[a + 1]))
-        for r in row(min(ys[a], ys[a + 1]))...row(max(ys[a], ys[a + 1])) {
-          for c in c0...c1 { edgeStart[rank(r * columns + c) + 1] += 1 }
+    edgeStart.withUnsafeMutableBufferPointer { counts in
+      forEachEdge { _, c0, c1, r0, r1 in
+        for r in r0...r1 {
+          for c in c0...c1 { counts[rank(r * columns + c) + 1] += 1 }
         }
       }
+      for k in 0..<mixedCount { counts[k + 1] += counts[k] }
     }
-    for k in 0..<mixedCount { edgeStart[k + 1] += edgeStart[k] }
     var fill = Array(edgeStart.dropLast())
     var edges = [Int32](repeating: 0, count: Int(edgeStart[mixedCount]))
-    for ring in 0..<ringStarts.count - 1 {
-      let start = Int(ringStarts[ring])
-      let end = Int(ringStarts[ring + 1])
-      guard end - start >= 2 else { continue }
-      for a in start..<end - 1 {
-        let c0 = column(min(xs[a], xs[a + 1]))
-        let c1 = column(max(xs[a], xs[a + 1]))
-        for r in row(min(ys[a], ys[a + 1]))...row(max(ys[a], ys[a + 1])) {
-          for c in c0...c1 {
-            let k = rank(r * columns + c)
-            edges[Int(fill[k])] = Int32(a)
-            fill[k] += 1
+    fill.withUnsafeMutableBufferPointer { fill in
+      edges.withUnsafeMutableBufferPointer { edges in
+        forEachEdge { a, c0, c1, r0, r1 in
+          for r in r0...r1 {
+            for c in c0...c1 {
+              let k = rank(r * columns + c)
+              edges[Int(fill[k])] = Int32(a)
+              fill[k] += 1
+            }
           }
         }
       }
@@ -160,12 +173,12 @@ public struct LandIndex: Sendable {
       cursor[Int(r)] += 1
     }
     for r in 0..<rows where rowStart[r + 1] > rowStart[r] {
-      let xsOfRow = byRow[rowStart[r]..<rowStart[r + 1]].sorted()
-      var k = 0
-      while k + 1 < xsOfRow.count {
+      byRow[rowStart[r]..<rowStart[r + 1]].sort()
+      var k = rowStart[r]
+      while k + 1 < rowStart[r + 1] {
         // Cells whose centre x_c satisfies left < x_c < right.
-        let left = xsOfRow[k]
-        let right = xsOfRow[k + 1]
+        let left = byRow[k]
+        let right = byRow[k + 1]
         let c0 = max(0, Int(((left - originX - Self.offsetX) / size - 0.5).rounded(.up)))
         let c1 = min(columns - 1, Int(((right - originX - Self.offsetX) / size - 0.5).rounded(.down)))
         if c0 <= c1 { Self.setBits(&status, from: r * columns + c0, through: r * columns + c1) }

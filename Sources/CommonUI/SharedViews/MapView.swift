@@ -360,6 +360,8 @@ public struct MapView: Widget {
     let width = canvas.width
     let height = canvas.height
     let limit = max(3, width * height / 200)
+    // Places tried at most (in view, their spot free): the most important ones decide.
+    var tries = limit * 20
     var placed = 0
     func place(_ place: MapPlace, style: Style) {
       guard let (fx, fy) = projection.dot(latitude: place.latitude, longitude: place.longitude),
@@ -367,6 +369,9 @@ public struct MapView: Widget {
       else { return }
       let column = Int(fx) / 2
       let row = Int(fy) / 4
+      // Every spot tried covers the place's own cell (or keeps it as the margin).
+      guard !taken[row * width + column] else { return }
+      tries -= 1
       let text = DisplayWidth.truncate(place.label, to: 16)
       let textWidth = DisplayWidth.of(text)
       for start in [column - textWidth / 2, column + 1, column - textWidth] {
@@ -385,9 +390,16 @@ public struct MapView: Widget {
         return
       }
     }
-    for city in places.cities where placed < limit { place(city, style: theme.mapLabel) }
+    for city in places.cities {
+      guard placed < limit, tries > 0 else { break }
+      place(city, style: theme.mapLabel)
+    }
     if zoom >= MapPlaces.airportZoom {
-      for airport in places.airports where placed < limit { place(airport, style: theme.muted) }
+      tries = limit * 20
+      for airport in places.airports {
+        guard placed < limit, tries > 0 else { break }
+        place(airport, style: theme.muted)
+      }
     }
   }
 
