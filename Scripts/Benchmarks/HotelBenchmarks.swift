@@ -12,7 +12,7 @@ extension BenchmarkSuite {
     }
     let cities = HotelBackend.cities(of: reference)
     var world: HotelWorld?
-    let builds = sample(count: count(20), warmup: 1) { _ in world = HotelWorld(cities: cities) }
+    let builds = sample(count: count(20), warmup: 1) { _ in world = try? HotelWorld(cities: cities) }
     guard let world else { return [] }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "bench-hotels-\(ProcessInfo.processInfo.processIdentifier)")

@@ -4,11 +4,14 @@ import CommonUI
 import Foundation
 
 /// The hotel map as the interactive app draws it: the clustering index asked for the region a
-/// 120×40 map shows, then one frame of the braille map rendered into a cell buffer, at several
-/// zoom levels, with every hotel of the world loaded.
+/// 120×40 map shows, then one frame of the braille map over the basemap (ground, shores, borders,
+/// place names) rendered into a cell buffer, at several zoom levels, with every hotel of the
+/// world loaded.
 extension BenchmarkSuite {
   func hotelMap() -> [Figure] {
-    guard let reference = try? ReferenceData.shared(), let world = try? HotelBackend.world() else { return [] }
+    guard let reference = try? ReferenceData.shared(), let world = try? HotelBackend.world(),
+      let basemap = try? Basemap.shared(), let places = try? MapPlaces.shared()
+    else { return [] }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-map-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
     // A store file, read as a user's would be (not the in-memory schema of a store never written).
@@ -35,14 +38,15 @@ extension BenchmarkSuite {
         var buffer = Buffer(area: screen)
         MapView(
           markers: markers.map { MapMarker(latitude: $0.latitude, longitude: $0.longitude, count: $0.count) },
-          viewport: viewport, title: "Hotels"
+          viewport: viewport, title: "Hotels", basemap: basemap, places: places
         ).render(in: screen, into: &buffer)
         drawn += markers.count
       }
       figures.append(
         Figure(
           name: "hotels.map-frame.zoom\(zoom)", unit: "ms", target: 8, values: times,
-          note: "viewport query + one 120×40 frame; \(drawn / max(1, times.count)) markers on average, "
+          note:
+            "viewport query + one 120×40 frame over the basemap; \(drawn / max(1, times.count)) markers on average, "
             + "\(world.count) hotels loaded"))
     }
     // A dense frame for the view itself: the most markers the index ever returns, drawn at once.
@@ -51,7 +55,8 @@ extension BenchmarkSuite {
       .map { MapMarker(latitude: $0.latitude, longitude: $0.longitude, count: $0.count) }
     let frames = sample(count: count(30), warmup: 2) { _ in
       var buffer = Buffer(area: screen)
-      MapView(markers: dense, viewport: MapViewport(), title: "Hotels").render(in: screen, into: &buffer)
+      MapView(markers: dense, viewport: MapViewport(), title: "Hotels", basemap: basemap, places: places)
+        .render(in: screen, into: &buffer)
     }
     figures.append(
       Figure(

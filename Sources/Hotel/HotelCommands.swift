@@ -212,8 +212,9 @@ public enum HotelCommands {
       summary: "Write an SVG map of the hotels around a place, coloured by price.",
       discussion: """
         Each hotel within the radius is a dot coloured by its cheapest nightly rate for the stay (grey: full);
-        the centre and the radius are marked, with a scale bar and a legend. Without dates the stay is one
-        night four weeks from today.
+        the centre and the radius are marked, with a scale bar and a legend, over the ground: water, land,
+        lakes, shores and country borders (GSHHG), the biggest cities and busiest airports named. Without
+        dates the stay is one night four weeks from today.
         """,
       options: [
         .option("near", "PLACE", help: "City, IATA code or lat,lon.", required: true),
@@ -241,9 +242,10 @@ public enum HotelCommands {
           place: try invocation.required("near"), checkIn: checkIn!, checkOut: checkOut!,
           guests: try whole(invocation, "guests") ?? 1, radiusKm: radius, sort: .price, limit: 1000)
         let map = try HotelMapData.build(service: service, request: request)
+        let ground = try Basemap.sharedFinest()
         let svg = HotelMapSVG(
           title: "Hotels near \(map.center.name), \(checkIn!) → \(checkOut!)", center: map.center, radiusKm: radius,
-          dots: map.dots, money: invocation.context.money)
+          dots: map.dots, ground: ground, places: try? MapPlaces.shared(), money: invocation.context.money)
         let slug = map.center.name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
         let url = try ExportFile.write(
           Data(svg.render().utf8), to: path, defaultName: "hotels-\(slug)-\(checkIn!).svg")

@@ -16,7 +16,7 @@ import Testing
 
   static func engine(_ services: BackendServices, clock: Locked<Date>) throws -> HotelEngine {
     try HotelEngine(
-      world: HotelWorld(cities: HotelFixtures.cities), inventory: StoredHotelInventory(database: services.database),
+      world: try HotelWorld(cities: HotelFixtures.cities), inventory: StoredHotelInventory(database: services.database),
       eurRates: HotelFixtures.rates, resolvePlace: HotelFixtures.resolver(HotelFixtures.cities),
       booker: HotelBookings.booker(ledger: services.ledger), now: { clock.withLock { $0 } })
   }

@@ -42,7 +42,7 @@ enum HotelFixtures {
     booker: HotelEngine.Booker? = nil, defaultCurrency: String? = nil
   ) throws -> HotelEngine {
     try HotelEngine(
-      world: HotelWorld(cities: cities), inventory: inventory, eurRates: rates, resolvePlace: resolver(cities),
+      world: try HotelWorld(cities: cities), inventory: inventory, eurRates: rates, resolvePlace: resolver(cities),
       booker: booker, now: { now }, defaultCurrency: defaultCurrency)
   }
 }

@@ -20,7 +20,7 @@ import Testing
 
   static func engine(now: Date, booker: HotelEngine.Booker? = nil) throws -> HotelEngine {
     try HotelEngine(
-      world: HotelWorld(cities: cities), inventory: InMemoryHotelInventory(), eurRates: HotelFixtures.rates,
+      world: try HotelWorld(cities: cities), inventory: InMemoryHotelInventory(), eurRates: HotelFixtures.rates,
       resolvePlace: HotelFixtures.resolver(cities), booker: booker, now: { now })
   }
 

@@ -6,8 +6,8 @@ import Testing
 
 @Suite struct HotelWorldTests {
   @Test func generation_isDeterministic_andIndependentOfOtherCities() throws {
-    let a = HotelWorld(cities: HotelFixtures.cities)
-    let b = HotelWorld(cities: HotelFixtures.cities.reversed())
+    let a = try HotelWorld(cities: HotelFixtures.cities)
+    let b = try HotelWorld(cities: HotelFixtures.cities.reversed())
     #expect(a.count == b.count)
     for i in stride(from: 0, to: a.count, by: 7) {
       let id = a.hotelId(at: i)
@@ -19,8 +19,8 @@ import Testing
     }
   }
 
-  @Test func everyHotel_isNearItsCity_withValidAttributes() {
-    let world = HotelWorld(cities: HotelFixtures.cities)
+  @Test func everyHotel_isNearItsCity_withValidAttributes() throws {
+    let world = try HotelWorld(cities: HotelFixtures.cities)
     #expect(world.count == HotelFixtures.cities.reduce(0) { $0 + $1.hotelCount })
     for i in 0..<world.count {
       let city = world.city(at: i)
@@ -36,7 +36,7 @@ import Testing
 
   @Test func realCities_giveAtLeast100000Hotels_moreInBiggerCities() throws {
     let cities = HotelBackend.cities(of: try ReferenceData.shared())
-    let world = HotelWorld(cities: cities)
+    let world = try HotelBackend.world()
     #expect(world.count >= 100_000)
     #expect(cities.allSatisfy { $0.population >= 100_000 })
     let shanghai = try #require(cities.first { $0.name == "Shanghai" })
@@ -44,8 +44,119 @@ import Testing
     #expect(shanghai.hotelCount > 50 * small.hotelCount)
   }
 
-  @Test func radiusQuery_matchesABruteForceScan() {
-    let world = HotelWorld(cities: HotelFixtures.cities)
+  /// Issue #21: no hotel lies in water. Every hotel of the real world is tested against the
+  /// polygons of the finest level shipped (the land index, itself checked against a brute-force
+  /// crossing count in CommonTests), and a sample of 200 also edge by edge here.
+  @Test func everyHotelOfTheWorld_standsOnLand() throws {
+    let level = try Basemap.shared().finest()
+    let land = level.land()
+    let world = try HotelBackend.world()
+    var inWater: [String] = []
+    for i in 0..<world.count where !land.isLand(latitude: world.latitudes[i], longitude: world.longitudes[i]) {
+      inWater.append("\(world.hotelId(at: i)) at \(world.latitudes[i]),\(world.longitudes[i])")
+    }
+    #expect(inWater.isEmpty, "\(inWater.count) hotels in water: \(inWater.prefix(10))")
+    for i in stride(from: 0, to: world.count, by: world.count / 200) {
+      #expect(
+        Self.crossingNumber(level, latitude: world.latitudes[i], longitude: world.longitudes[i]),
+        "\(world.hotelId(at: i)) is in water by the polygons")
+    }
+  }
+
+  /// The places the old uniform discs put hotels into water: none there now, and each city keeps
+  /// its hotel count.
+  @Test func tokyoBay_bosporus_andLakeMichigan_haveNoHotels() throws {
+    let reference = try ReferenceData.shared()
+    let cities = HotelBackend.cities(of: reference).filter { ["Tokyo", "Istanbul", "Chicago"].contains($0.name) }
+    #expect(cities.count == 3)
+    let world = try HotelWorld(cities: cities)
+    #expect(world.count == cities.reduce(0) { $0 + $1.hotelCount })
+    let water: [(String, Double, Double, Double)] = [
+      ("Tokyo Bay", 35.50, 139.85, 6), ("Bosporus", 41.045, 29.035, 0.25), ("Lake Michigan", 41.9, -87.45, 6),
+    ]
+    for (name, lat, lon, km) in water {
+      let near = world.hotels(nearLatitude: lat, longitude: lon, radiusKm: km)
+      #expect(near.isEmpty, "\(near.count) hotels in \(name)")
+    }
+  }
+
+  /// Density follows the city: a dense core falling off outwards (for a city inland, where the
+  /// land does not cut the disc), not a disc of nearly even density.
+  @Test func density_fallsOffFromTheCentre() throws {
+    let reference = try ReferenceData.shared()
+    let names = ["Madrid ES", "Moscow RU", "Delhi IN", "Mexico City MX", "São Paulo BR", "Beijing CN"]
+    let inland = HotelBackend.cities(of: reference).filter { names.contains("\($0.name) \($0.countryCode)") }
+    #expect(inland.count == 6)
+    let world = try HotelWorld(cities: inland)
+    var core = 0
+    var half = 0
+    var outer = 0
+    for i in 0..<world.count {
+      let city = world.city(at: i)
+      let relative =
+        GreatCircle.kilometres(city.latitude, city.longitude, world.latitudes[i], world.longitudes[i]) / city.radiusKm
+      if relative <= 0.25 { core += 1 }
+      if relative <= 0.5 { half += 1 } else { outer += 1 }
+    }
+    let total = Double(world.count)
+    // Half of the hotels or more within half the radius; the core (a sixteenth of the area) at
+    // least five times as dense as the outer ring (three quarters of the area).
+    #expect(Double(half) / total >= 0.55, "\(half) of \(world.count) within half the radius")
+    let coreDensity = Double(core) / total / (1.0 / 16)
+    let outerDensity = Double(outer) / total / 0.75
+    #expect(coreDensity >= 5 * outerDensity, "core \(coreDensity), outer \(outerDensity)")
+  }
+
+  /// A centre at sea (a city placed in Tokyo Bay, no land within its small radius) still gets
+  /// every hotel on land, from the nearest shores.
+  @Test func aCentreAtSea_placesItsHotelsOnTheNearestLand() throws {
+    let bay = HotelWorld.City(
+      geonameId: 1, name: "Bay", countryCode: "JP", continent: "AS", latitude: 35.45, longitude: 139.83,
+      population: 100_000, timeZone: "Asia/Tokyo", currencyCode: "JPY")
+    let land = try Basemap.shared().finest().land()
+    #expect(!land.isLand(latitude: bay.latitude, longitude: bay.longitude))
+    let world = HotelWorld(cities: [bay], land: land)
+    #expect(world.count == bay.hotelCount)
+    for i in 0..<world.count {
+      #expect(land.isLand(latitude: world.latitudes[i], longitude: world.longitudes[i]))
+      #expect(GreatCircle.kilometres(bay.latitude, bay.longitude, world.latitudes[i], world.longitudes[i]) <= 64)
+    }
+  }
+
+  /// The crossing-number rule over the level's rings (no index; rings whose box the ray
+  /// westwards from the point misses are skipped).
+  static func crossingNumber(_ level: BasemapLevel, latitude: Double, longitude: Double) -> Bool {
+    let x = longitude * Double(level.unitsPerDegree)
+    let y = latitude * Double(level.unitsPerDegree)
+    var inside = false
+    for ring in 0..<level.ringStarts.count - 1 {
+      let range = Int(level.ringStarts[ring])..<Int(level.ringStarts[ring + 1])
+      let box = ringBoxes[ring]
+      guard box.0 <= y, box.1 >= y, box.2 <= x else { continue }
+      for a in range.lowerBound..<range.upperBound - 1 {
+        let ay = Double(level.ys[a])
+        let by = Double(level.ys[a + 1])
+        guard (ay > y) != (by > y) else { continue }
+        let ax = Double(level.xs[a])
+        let bx = Double(level.xs[a + 1])
+        if x < ax + (y - ay) * (bx - ax) / (by - ay) { inside.toggle() }
+      }
+    }
+    return inside
+  }
+
+  /// (min y, max y, min x) of each ring of the finest level.
+  static let ringBoxes: [(Double, Double, Double)] = {
+    guard let level = try? Basemap.sharedFinest() else { return [] }
+    return (0..<level.ringStarts.count - 1).map { ring in
+      let range = Int(level.ringStarts[ring])..<Int(level.ringStarts[ring + 1])
+      let ys = level.ys[range]
+      return (Double(ys.min()!), Double(ys.max()!), Double(level.xs[range].min()!))
+    }
+  }()
+
+  @Test func radiusQuery_matchesABruteForceScan() throws {
+    let world = try HotelWorld(cities: HotelFixtures.cities)
     let probes: [(Double, Double, Double)] = [
       (48.8566, 2.3522, 3), (48.8566, 2.3522, 25), (-33.87, 151.2, 10), (-18.14, 178.44, 400),
       (-18.14, -179.9, 300), (35.69, 139.69, 0.5),
@@ -60,8 +171,8 @@ import Testing
     }
   }
 
-  @Test func mapMarkers_coverEveryHotelOnce_andClusterWhenDense() {
-    let world = HotelWorld(cities: HotelFixtures.cities)
+  @Test func mapMarkers_coverEveryHotelOnce_andClusterWhenDense() throws {
+    let world = try HotelWorld(cities: HotelFixtures.cities)
     let whole = world.markers(in: GeoRect(south: -90, west: -180, north: 90, east: 180), maxMarkers: 64)
     #expect(whole.reduce(0) { $0 + $1.count } == world.count)
     #expect(whole.count <= 64 * 2)

@@ -127,4 +127,68 @@ import Testing
     #expect(MapView.abbreviated(1240) == "1.2k")
     #expect(MapView.abbreviated(2_345_678) == "2.3M")
   }
+
+  /// Issue #21: the world under the map — land and water told apart (a faint dot in each land
+  /// cell in monochrome), shores and lake shores, borders, place names that never overlap.
+  @Test func map_withTheBasemap_atEachLevelOfDetail() throws {
+    let basemap = try Basemap.shared()
+    let places = try MapPlaces.shared()
+    let markers = [
+      MapMarker(latitude: 48.8566, longitude: 2.3522, count: 1240),  // Paris
+      MapMarker(latitude: 35.6762, longitude: 139.6503, count: 56),  // Tokyo
+      MapMarker(latitude: 41.0136, longitude: 28.955),  // Istanbul
+    ]
+    let views: [(String, MapViewport, Int, Int)] = [
+      ("map-basemap-world", MapViewport(latitude: 20, longitude: 0, zoom: 0), 80, 24),
+      ("map-basemap-europe", MapViewport(latitude: 50, longitude: 10, zoom: 3), 80, 24),
+      ("map-basemap-japan", MapViewport(latitude: 36, longitude: 138, zoom: 5), 60, 20),
+      ("map-basemap-bosporus", MapViewport(latitude: 41.05, longitude: 29.02, zoom: 11), 60, 20),
+      ("map-basemap-tokyo-bay", MapViewport(latitude: 35.55, longitude: 139.85, zoom: 9), 60, 20),
+    ]
+    for (name, viewport, width, height) in views {
+      let map = MapView(markers: markers, viewport: viewport, title: "Map", basemap: basemap, places: places)
+      try assertSnapshot(of: map, width: width, height: height, named: name)
+    }
+    // Land and water differ: a cell of open sea is blank, a cell inland is dotted.
+    let world = MapView(
+      markers: [], viewport: MapViewport(latitude: 0, longitude: 0, zoom: 2), basemap: basemap, places: nil
+    ).rendered(width: 40, height: 14, theme: .monochrome).plainText
+    #expect(world.contains("⠄"))
+    // Names never overlap each other: each label is whole on its line.
+    let europe = MapView(
+      markers: [], viewport: MapViewport(latitude: 50, longitude: 10, zoom: 4), basemap: basemap, places: places
+    ).rendered(width: 80, height: 24, theme: .monochrome).plainText
+    for name in ["Paris", "London", "Berlin"] { #expect(europe.contains(name), "\(name) named") }
+  }
+
+  /// Colour themes fill land and water cells with their backgrounds, behind the dots and names.
+  @Test func map_withTheBasemap_inColour_fillsLandAndWater() throws {
+    let theme = try Theme.named(.dark, useColor: true)
+    let map = MapView(
+      markers: [MapMarker(latitude: 48.8566, longitude: 2.3522)],
+      viewport: MapViewport(latitude: 45, longitude: 0, zoom: 4),
+      basemap: try Basemap.shared(), places: try MapPlaces.shared())
+    var buffer = Buffer(width: 60, height: 20, theme: theme)
+    map.render(in: buffer.area, into: &buffer)
+    let canvas = MapView.canvasArea(in: buffer.area)
+    var backgrounds = Set<Color>()
+    for y in canvas.y..<canvas.bottom {
+      for x in canvas.x..<canvas.right {
+        if let background = buffer[x: x, y: y].style.background { backgrounds.insert(background) }
+      }
+    }
+    #expect(backgrounds.contains(try #require(theme.mapLand.background)))
+    #expect(backgrounds.contains(try #require(theme.mapWater.background)))
+  }
+
+  @Test func brailleLine_isClippedToTheCanvas() {
+    var canvas = BrailleCanvas(width: 4, height: 2)
+    canvas.line(from: (-100, 3.5), to: (100, 3.5))
+    for x in 0..<8 { #expect(canvas.isSet(dotX: x, dotY: 3)) }
+    canvas.line(from: (-5, -5), to: (-1, 20))
+    canvas.line(from: (0.5, 0.5), to: (7.5, 7.5), dotted: true)
+    #expect(canvas.isSet(dotX: 0, dotY: 0))
+    #expect(!canvas.isSet(dotX: 1, dotY: 1))
+    #expect(canvas.isSet(dotX: 2, dotY: 2))
+  }
 }

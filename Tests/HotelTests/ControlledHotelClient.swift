@@ -68,10 +68,21 @@ enum HotelTestData {
   static let result = HotelSearchResult(
     center: FakeHotelService.center, radiusKm: 10,
     offers: [
-      FakeHotelService.offer(hotelId: "h1-1", name: "A", nightly: 100, km: 3, stars: 3, rating: 8.0),
-      FakeHotelService.offer(hotelId: "h1-2", name: "B", nightly: 80, km: 5, stars: 2, rating: 9.1),
-      FakeHotelService.offer(hotelId: "h1-3", name: "C", nightly: 250, km: 1, stars: 5, rating: 8.7),
+      located(
+        FakeHotelService.offer(hotelId: "h1-1", name: "A", nightly: 100, km: 3, stars: 3, rating: 8.0), 48.87, 2.33),
+      located(
+        FakeHotelService.offer(hotelId: "h1-2", name: "B", nightly: 80, km: 5, stars: 2, rating: 9.1), 48.84, 2.39),
+      located(
+        FakeHotelService.offer(hotelId: "h1-3", name: "C", nightly: 250, km: 1, stars: 5, rating: 8.7), 48.86, 2.28),
     ], matched: 3)
+
+  /// `offer` at another place (the map draws the results where they are).
+  static func located(_ offer: HotelOffer, _ latitude: Double, _ longitude: Double) -> HotelOffer {
+    var moved = offer
+    moved.latitude = latitude
+    moved.longitude = longitude
+    return moved
+  }
 
   static let details = HotelDetails(hotelId: "h1-1", description: "Near the river.", reviews: [])
 }

@@ -368,26 +368,20 @@ import Testing
     #expect(!frame(app).contains("signed out"))
   }
 
-  @Test func map_showsClusters_andAsksAgainWhenPannedOrZoomed() throws {
+  /// Issue #21: `m` draws the search's results over the world (land, shores, place names),
+  /// fitted to them; `0` shows the world, where the results are one cluster at Paris. Nothing is
+  /// asked of the service: the map draws the results the list has.
+  @Test func map_showsTheResults_overTheWorld() throws {
     let (app, _) = resultsScreen()
     press(app, [.character("m")])
-    app.displayNow()
-    scheduler.advance(by: HotelMapViewModel.debounce)
-    let first = try #require(remote.calls.last)
-    #expect(first.hasPrefix("map "))
-    remote.answer(
-      first,
-      [
-        HotelMapMarker(latitude: 48.86, longitude: 2.35, count: 1, hotelId: "h1-1", stars: 3),
-        HotelMapMarker(latitude: 48.84, longitude: 2.30, count: 1, hotelId: "h1-2", stars: 2),
-        HotelMapMarker(latitude: 48.88, longitude: 2.40, count: 7),
-      ])
-    scheduler.advance()
     try assertSnapshot(frame(app), named: "map")
-    press(app, [.down, .character("-")])
-    app.displayNow()
-    scheduler.advance(by: HotelMapViewModel.debounce)
-    #expect(remote.calls.filter { $0.hasPrefix("map ") }.count == 2)  // debounced: one ask for both keys
+    #expect(frame(app).contains("Paris"))
+    press(app, [.character("-"), .character("-")])
+    try assertSnapshot(frame(app), named: "map-zoomed-out")
+    press(app, [.character("0")])
+    try assertSnapshot(frame(app), named: "map-world")
+    #expect(frame(app).contains("3 shown"))
+    #expect(!remote.calls.contains { $0.hasPrefix("map ") })
   }
 
   @Test func factory_mountsTheSearchForm() {

@@ -280,48 +280,63 @@ extension HotelRowState {
 }
 
 @Suite struct HotelMapViewModelTests {
-  @Test func viewportChanges_areDebounced_andStaleMarkersDropped() {
-    let scheduler = DispatchQueue.test
-    let remote = ControlledHotelClient()
-    let model = HotelMapViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
-    let markers = model.$markers.record()
-    for south in [10.0, 11, 12] { model.viewportChanged(GeoRect(south: south, west: 0, north: 20, east: 10)) }
-    scheduler.advance(by: .milliseconds(100))
-    model.viewportChanged(GeoRect(south: 13, west: 0, north: 20, east: 10))
-    scheduler.advance(by: .milliseconds(100))
-    #expect(remote.calls == ["map 12.0", "map 13.0"])
-    remote.answer("map 12.0", [HotelMapMarker(latitude: 1, longitude: 1, count: 9)])
-    remote.answer("map 13.0", [HotelMapMarker(latitude: 2, longitude: 2, count: 1, hotelId: "h1-1")])
-    scheduler.advance()
-    #expect(markers.values.map { $0.map(\.count) } == [[], [1]])
+  static func offer(_ id: String, _ latitude: Double, _ longitude: Double, room: RoomType = .double) -> HotelOffer {
+    var offer = FakeHotelService.offer(hotelId: id, roomType: room)
+    offer.latitude = latitude
+    offer.longitude = longitude
+    return offer
   }
 
-  @Test func worldViewPastTheAntimeridian_showsMarkers_andAFailureShowsTheServicesMessage() {
-    let scheduler = DispatchQueue.test
-    let remote = ControlledHotelClient()
-    let model = HotelMapViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
-    let messages = model.$errorMessage.record()
-    // Zoom 0 panned west: the viewport runs past −180°; it is asked as is (the service wraps it).
-    model.viewportChanged(GeoRect(south: -95, west: -270, north: 95, east: 90))
-    scheduler.advance(by: HotelMapViewModel.debounce)
-    #expect(remote.calls == ["map -95.0"])
-    remote.answer("map -95.0", [HotelMapMarker(latitude: 35, longitude: 139, count: 72_979)])
-    scheduler.advance()
-    #expect(model.markers.map(\.count) == [72_979])
-    // A failure is shown, not swallowed into an empty map.
-    model.viewportChanged(GeoRect(south: 10, west: 0, north: 20, east: 10))
-    scheduler.advance(by: HotelMapViewModel.debounce)
-    let failure = ServiceError.invalid("invalid_coordinate", "south edge nan is not a number: expected degrees")
-    remote.fail("map 10.0", failure, as: [HotelMapMarker].self)
-    scheduler.advance()
-    #expect(model.markers.isEmpty)
-    #expect(model.errorMessage == failure.message)
-    // The next answer clears it.
-    model.viewportChanged(GeoRect(south: 11, west: 0, north: 20, east: 10))
-    scheduler.advance(by: HotelMapViewModel.debounce)
-    remote.answer("map 11.0", [HotelMapMarker(latitude: 15, longitude: 5, count: 3)])
-    scheduler.advance()
+  /// Issue #21: the map shows the search's results (not every hotel of the world), one point per
+  /// hotel, and at the world zoom one cluster where the results are.
+  @Test func markers_areTheResultsHotels_clusteredByTheZoom() {
+    let offers = CurrentValueSubject<[HotelOffer], Never>([
+      Self.offer("h1-1", 48.860, 2.350), Self.offer("h1-1", 48.860, 2.350, room: .suite),
+      Self.offer("h1-2", 48.840, 2.300), Self.offer("h1-3", 48.880, 2.400),
+    ])
+    let model = HotelMapViewModel(offers: offers.eraseToAnyPublisher())
+    let markers = model.$markers.record()
+    // A city view (0.3° across 60 columns: cells of 0.015°): each hotel alone, the one with two
+    // rooms once.
+    model.viewportChanged(GeoRect(south: 48.75, west: 2.2, north: 48.95, east: 2.5), columns: 60, rows: 20)
+    #expect(model.hotelCount == 3)
+    #expect(model.markers.map(\.count) == [1, 1, 1])
+    #expect(Set(model.markers.compactMap(\.hotelId)) == ["h1-1", "h1-2", "h1-3"])
+    // The world view: one cluster of the three at their centroid.
+    model.viewportChanged(GeoRect(south: -85, west: -180, north: 85, east: 180), columns: 60, rows: 20)
     #expect(model.markers.map(\.count) == [3])
-    #expect(messages.values == [nil, nil, failure.message, nil])
+    #expect(abs(model.markers[0].latitude - 48.86) < 0.01 && abs(model.markers[0].longitude - 2.35) < 0.01)
+    #expect(model.message == nil)
+    // The list's filter narrows the results: the map follows.
+    offers.send([Self.offer("h1-2", 48.840, 2.300)])
+    #expect(model.markers.map(\.hotelId) == ["h1-2"])
+    // Nothing found: no marker, and the map says why.
+    offers.send([])
+    #expect(model.markers.isEmpty)
+    #expect(model.message?.contains("found none") == true)
+    #expect(markers.values.first == [])
+  }
+
+  /// Panning does not regroup: the grid is anchored to the world, not to the view.
+  @Test func panning_keepsTheSameClusters() {
+    let offers = Just(
+      (0..<40).map { Self.offer("h2-\($0)", 35.6 + Double($0 % 8) * 0.01, 139.7 + Double($0 / 8) * 0.01) })
+    let model = HotelMapViewModel(offers: offers.eraseToAnyPublisher())
+    model.viewportChanged(GeoRect(south: 34, west: 138, north: 37, east: 142), columns: 80, rows: 24)
+    let before = model.markers
+    model.viewportChanged(GeoRect(south: 34.5, west: 139, north: 37.5, east: 143), columns: 80, rows: 24)
+    #expect(model.markers == before)
+    #expect(model.markers.reduce(0) { $0 + $1.count } == 40)
+  }
+
+  @Test func viewport_fitsEveryResult() {
+    let offers = [Self.offer("h1-1", 48.80, 2.25), Self.offer("h1-2", 48.92, 2.45)]
+    let fit = HotelMapViewModel.viewport(fitting: offers, columns: 78, rows: 18)
+    #expect(abs(fit.latitude - 48.86) < 1e-9 && abs(fit.longitude - 2.35) < 1e-9)
+    // 0.12° of latitude × 1.2 must fit in 72 dot rows: at 48.86° a zoom-z map is 360 / 2^z ×
+    // cos(48.86°) × 72 / 156 degrees tall, 0.222° at zoom 9 and 0.111° at zoom 10.
+    #expect(fit.zoom == 9)
+    #expect(HotelMapViewModel.viewport(fitting: [], columns: 78, rows: 18).zoom == 0)
+    #expect(HotelMapViewModel.viewport(fitting: [Self.offer("h1-1", 48.8, 2.3)], columns: 78, rows: 18).zoom == 14)
   }
 }

@@ -44,7 +44,7 @@ public enum HotelBackend {
         if let loaded { return loaded }
         let reference = try ReferenceData.shared()
         let value = Loaded(
-          world: HotelWorld(cities: HotelBackend.cities(of: reference)),
+          world: try HotelWorld(cities: HotelBackend.cities(of: reference)),
           rates: try ExchangeRates.reference().ratesPerEuro,
           reference: reference)
         loaded = value

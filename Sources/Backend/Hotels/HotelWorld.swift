@@ -8,9 +8,18 @@ import Foundation
 /// - **Cities**: every city given (the app passes GeoNames cities with population ≥ 100,000).
 /// - **How many**: `3 + population / 25,000` hotels per city (≈ 133,000 for the 6,204 cities of
 ///   `Shared/geonames/cities.csv`; Shanghai ≈ 1,000, a city of 100,000 people 7).
-/// - **Where**: within `2 + 4 × √(population / 1,000,000)` km of the centre, capped at 30 km
-///   (Paris ≈ 7.8 km, Shanghai 22 km): a point uniform in the disc, pulled towards the centre by
-///   `0.55 + 0.45 ρ` (ρ its relative distance), so hotels are denser near the centre.
+/// - **Where**: on land, within `2 + 4 × √(population / 1,000,000)` km of the centre, capped at
+///   30 km (Paris ≈ 7.8 km, Shanghai 22 km). The density falls off from the centre as
+///   `exp(−r / r₀)` with `r₀` a quarter of that radius (a dense core: half of a city's hotels
+///   within about half the radius, a third within a quarter of it): the distance is drawn from
+///   a gamma(2, r₀) distribution (truncated at the radius), the bearing uniformly (a point of the
+///   unit disc, normalised). A point in
+///   the water (the sea, a bay, a strait, a lake: ``LandIndex`` of the finest ``Basemap`` level,
+///   GSHHG intermediate) is drawn again, up to ``placementAttempts`` times, so coastal cities
+///   keep the same falloff over their land only. A city whose land is too small for that (a
+///   small island) places the hotel on a lattice point of its land within the radius, jittered
+///   and tested again (``landLattice(around:radiusKm:land:)``); a centre with no land at all
+///   within its radius looks within twice, four times … the radius, up to 64 km.
 /// - **Identity and seed**: hotel `n` of the city with GeoNames id `g` is `h<g>-<n>`; every
 ///   attribute comes from a SplitMix64 generator seeded with `(g, n)`, so a hotel does not change
 ///   when other cities are added or removed.
@@ -84,8 +93,16 @@ public final class HotelWorld: Sendable {
   /// The number of hotels.
   public var count: Int { latitudes.count }
 
-  /// Generates the hotels around `cities`. Deterministic; linear in the number of hotels plus a sort.
-  public init(cities: [City]) {
+  /// Generates the hotels around `cities` on the land of the shared ``Basemap``'s finest level.
+  /// - Throws: ``ServiceError`` `map_data_unavailable` when the basemap cannot be loaded.
+  public convenience init(cities: [City]) throws(ServiceError) {
+    let land = try Basemap.sharedFinest().land()
+    self.init(cities: cities, land: land)
+  }
+
+  /// Generates the hotels around `cities`, every one on `land`. Deterministic; linear in the
+  /// number of hotels plus a sort.
+  public init(cities: [City], land: LandIndex) {
     self.cities = cities
     var total = 0
     var firsts: [Int32] = []
@@ -110,28 +127,12 @@ public final class HotelWorld: Sendable {
     for (cityIndex, city) in cities.enumerated() {
       byId[city.geonameId] = Int32(cityIndex)
       let first = Int(firsts[cityIndex])
-      let radius = city.radiusKm
       let bigCity = city.population >= 1_000_000
-      let cosLat = max(0.05, cos(city.latitude * .pi / 180))
+      var lattice: LandLattice?
       for n in 0..<city.hotelCount {
         let i = first + n
         var rng = SplitMix64(hotel: city.geonameId, ordinal: n)
-        // A point (x, y) uniform in the unit disc (rejection sampling, no trigonometry), at
-        // distance ρ; pulled in to ρ × (0.55 + 0.45 ρ) so hotels are denser near the centre.
-        var x = 0.0
-        var y = 0.0
-        var rho2 = 2.0
-        while rho2 > 1 {
-          x = rng.unit() * 2 - 1
-          y = rng.unit() * 2 - 1
-          rho2 = x * x + y * y
-        }
-        let pull = radius * (0.55 + 0.45 * rho2.squareRoot())
-        var hLat = city.latitude + (y * pull) / 111.195
-        var hLon = city.longitude + (x * pull) / (111.195 * cosLat)
-        hLat = min(89.9, max(-89.9, hLat))
-        if hLon > 180 { hLon -= 360 }
-        if hLon < -180 { hLon += 360 }
+        let (hLat, hLon) = Self.place(city, &rng, land: land, lattice: &lattice)
         lat[i] = hLat
         lon[i] = hLon
         codes[i] = Morton.code(latitude: hLat, longitude: hLon)
@@ -172,6 +173,108 @@ public final class HotelWorld: Sendable {
     }
     latitudePrefix = latSum
     longitudePrefix = lonSum
+  }
+
+  /// Candidate points drawn for a hotel before falling back on the city's land lattice.
+  static let placementAttempts = 32
+  /// Points per side of the land lattice (``landLattice(around:radiusKm:land:)``).
+  static let latticeSide = 33
+  /// How far from its centre a city's lattice looks for land when there is none within its radius.
+  static let farthestLatticeKm = 64.0
+
+  /// The land points of a city's lattice, and the radius they were looked for within.
+  struct LandLattice {
+    var radiusKm: Double
+    var points: [(latitude: Double, longitude: Double)]
+  }
+
+  /// A hotel's position: drawn with the city's falloff until it is on land, else from the city's
+  /// land lattice (built on first need, shared by the city's hotels).
+  static func place(
+    _ city: City, _ rng: inout SplitMix64, land: LandIndex, lattice: inout LandLattice?
+  ) -> (latitude: Double, longitude: Double) {
+    let radius = city.radiusKm
+    let scale = radius / 4
+    let cosLat = max(0.05, cos(city.latitude * .pi / 180))
+    for _ in 0..<placementAttempts {
+      // Gamma(2, r₀): the distance of a point whose density in the plane is ∝ exp(−r / r₀).
+      let r = -scale * log(rng.unit() * rng.unit())
+      guard r <= radius else { continue }
+      // A uniform bearing without trigonometry: a point of the unit disc, normalised.
+      var x = 0.0
+      var y = 0.0
+      var rho2 = 2.0
+      while rho2 > 1 || rho2 < 1e-12 {
+        x = rng.unit() * 2 - 1
+        y = rng.unit() * 2 - 1
+        rho2 = x * x + y * y
+      }
+      let rho = rho2.squareRoot()
+      let point = offset((city.latitude, city.longitude), north: r * y / rho, east: r * x / rho, cosLat: cosLat)
+      if land.isLand(latitude: point.latitude, longitude: point.longitude) { return point }
+    }
+    if lattice == nil {
+      // The land within the radius; if there is none (a centre at sea), within twice, four
+      // times … that radius, up to ``farthestLatticeKm``.
+      var reach = radius
+      var found = LandLattice(radiusKm: reach, points: landLattice(around: city, radiusKm: reach, land: land))
+      while found.points.isEmpty && reach < farthestLatticeKm {
+        reach = min(farthestLatticeKm, reach * 2)
+        found = LandLattice(radiusKm: reach, points: landLattice(around: city, radiusKm: reach, land: land))
+      }
+      lattice = found
+    }
+    guard let found = lattice, !found.points.isEmpty else {
+      // No land anywhere near: the centre (never happens with the shipped data and cities:
+      // HotelWorldTests checks that every hotel is on land).
+      return (city.latitude, city.longitude)
+    }
+    let reach = found.radiusKm
+    let step = 2 * reach / Double(latticeSide - 1)
+    let anchor = found.points[rng.int(found.points.count)]
+    for _ in 0..<8 {
+      let north = (rng.unit() - 0.5) * step
+      let east = (rng.unit() - 0.5) * step
+      let point = offset(anchor, north: north, east: east, cosLat: cosLat)
+      if land.isLand(latitude: point.latitude, longitude: point.longitude),
+        GreatCircle.kilometres(city.latitude, city.longitude, point.latitude, point.longitude) <= reach
+      {
+        return point
+      }
+    }
+    return anchor
+  }
+
+  /// The point `north` and `east` km from `origin` (local equirectangular, `cosLat` the cosine of
+  /// the city's latitude), latitude clamped to ±89.9°, longitude wrapped into −180…180.
+  private static func offset(
+    _ origin: (latitude: Double, longitude: Double), north: Double, east: Double, cosLat: Double
+  ) -> (latitude: Double, longitude: Double) {
+    let latitude = min(89.9, max(-89.9, origin.latitude + north / 111.195))
+    var longitude = origin.longitude + east / (111.195 * cosLat)
+    if longitude > 180 { longitude -= 360 }
+    if longitude < -180 { longitude += 360 }
+    return (latitude, longitude)
+  }
+
+  /// The points of a ``latticeSide`` × ``latticeSide`` lattice over the city's disc that are on
+  /// land and within its radius.
+  static func landLattice(around city: City, radiusKm radius: Double, land: LandIndex) -> [(
+    latitude: Double, longitude: Double
+  )] {
+    let cosLat = max(0.05, cos(city.latitude * .pi / 180))
+    let step = 2 * radius / Double(latticeSide - 1)
+    var points: [(latitude: Double, longitude: Double)] = []
+    for row in 0..<latticeSide {
+      for column in 0..<latticeSide {
+        let north = -radius + Double(row) * step
+        let east = -radius + Double(column) * step
+        guard north * north + east * east <= radius * radius else { continue }
+        let point = offset((city.latitude, city.longitude), north: north, east: east, cosLat: cosLat)
+        if land.isLand(latitude: point.latitude, longitude: point.longitude) { points.append(point) }
+      }
+    }
+    return points
   }
 
   /// Sorts 64-bit keys (LSD radix sort, four 16-bit digits): linear, no comparisons.

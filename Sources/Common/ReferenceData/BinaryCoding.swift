@@ -11,6 +11,17 @@ struct BinaryWriter {
   mutating func f64(_ value: Double) { integer(value.bitPattern) }
   mutating func count(_ value: Int) { u32(UInt32(value)) }
   mutating func raw(_ value: [UInt8]) { bytes += value }
+  /// An unsigned LEB128 varint (7 bits a byte, low bits first).
+  mutating func varint(_ value: UInt64) {
+    var rest = value
+    while rest >= 0x80 {
+      bytes.append(UInt8(rest & 0x7F) | 0x80)
+      rest >>= 7
+    }
+    bytes.append(UInt8(rest))
+  }
+  /// A signed integer as a zigzag varint (0, -1, 1, -2, … → 0, 1, 2, 3, …).
+  mutating func signedVarint(_ value: Int64) { varint(UInt64(bitPattern: (value << 1) ^ (value >> 63))) }
 
   /// A string as a 32-bit byte count and its UTF-8 bytes.
 
@@ -44,6 +55,26 @@ struct BinaryReader {
   mutating func u64() throws -> UInt64 { UInt64(littleEndian: try load()) }
   mutating func f64() throws -> Double { Double(bitPattern: try u64()) }
   mutating func count() throws -> Int { Int(try u32()) }
+
+  /// What ``BinaryWriter/varint(_:)`` wrote (at most ten bytes).
+  mutating func varint() throws -> UInt64 {
+    var value: UInt64 = 0
+    var shift: UInt64 = 0
+    while true {
+      guard offset < bytes.count, shift < 64 else { throw Truncated() }
+      let byte = bytes[offset]
+      offset += 1
+      value |= UInt64(byte & 0x7F) << shift
+      if byte < 0x80 { return value }
+      shift += 7
+    }
+  }
+
+  /// What ``BinaryWriter/signedVarint(_:)`` wrote.
+  mutating func signedVarint() throws -> Int64 {
+    let raw = try varint()
+    return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
+  }
 
   /// `count` raw bytes.
   mutating func raw(_ count: Int) throws -> [UInt8] {

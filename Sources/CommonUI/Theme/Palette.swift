@@ -13,17 +13,19 @@ public enum Appearance: String, CaseIterable, Codable, Hashable, Sendable {
 /// focused fields, keys in the footer), `border`, `selectionBackground`/`selectionForeground`
 /// (the selected row), `headerBackground`/`headerForeground` (header and footer bars), `error`,
 /// `success`, `warning`, `priceLow`/`priceMid`/`priceHigh` (calendar shading, backgrounds:
-/// cheapest third to dearest third), `marker`/`cluster` (map).
+/// cheapest third to dearest third), `marker`/`cluster` (map), `mapLand`/`mapWater` (map ground,
+/// backgrounds), `mapCoast`, `mapBorder`, `mapLabel` (shores, country borders, place names).
 public struct Palette: Hashable, Sendable {
   public var background, foreground, muted, accent, border: Color
   public var selectionBackground, selectionForeground, headerBackground, headerForeground: Color
   public var error, success, warning, priceLow, priceMid, priceHigh, marker, cluster: Color
+  public var mapLand, mapWater, mapCoast, mapBorder, mapLabel: Color
 
   /// The role names, in the order of the JSON file.
   static let roles = [
     "background", "foreground", "muted", "accent", "border", "selectionBackground", "selectionForeground",
     "headerBackground", "headerForeground", "error", "success", "warning", "priceLow", "priceMid", "priceHigh",
-    "marker", "cluster",
+    "marker", "cluster", "mapLand", "mapWater", "mapCoast", "mapBorder", "mapLabel",
   ]
 
   /// Builds a palette from a role → colour table; every role of ``Palette`` must be present.
@@ -57,6 +59,11 @@ public struct Palette: Hashable, Sendable {
     priceHigh = try color("priceHigh")
     marker = try color("marker")
     cluster = try color("cluster")
+    mapLand = try color("mapLand")
+    mapWater = try color("mapWater")
+    mapCoast = try color("mapCoast")
+    mapBorder = try color("mapBorder")
+    mapLabel = try color("mapLabel")
   }
 
   /// The path of the palette inside `Shared/`.

@@ -25,6 +25,14 @@ public struct Theme: Hashable, Sendable {
   /// Map markers and clusters.
   public var marker: Style
   public var cluster: Style
+  /// The map's ground: land and water cells (colour themes fill them with these backgrounds;
+  /// the monochrome theme marks land cells with a faint dot in `mapLand`'s style and leaves
+  /// water blank), shores, country borders and place names.
+  public var mapLand: Style
+  public var mapWater: Style
+  public var mapCoast: Style
+  public var mapBorder: Style
+  public var mapLabel: Style
   /// Whether this theme uses colour at all.
   public var usesColor: Bool
 
@@ -32,11 +40,13 @@ public struct Theme: Hashable, Sendable {
   public static let monochrome = Theme(
     base: .plain, muted: .dim, accent: .bold, border: .plain, selection: .reverse, bar: .reverse,
     error: .bold, success: .bold, warning: .bold,
-    priceShades: [Style(attributes: .bold), .plain, .dim], marker: .plain, cluster: .bold, usesColor: false)
+    priceShades: [Style(attributes: .bold), .plain, .dim], marker: .plain, cluster: .bold, mapLand: .dim,
+    mapWater: .plain, mapCoast: .plain, mapBorder: .dim, mapLabel: .plain, usesColor: false)
 
   public init(
     base: Style, muted: Style, accent: Style, border: Style, selection: Style, bar: Style, error: Style,
-    success: Style, warning: Style, priceShades: [Style], marker: Style, cluster: Style, usesColor: Bool
+    success: Style, warning: Style, priceShades: [Style], marker: Style, cluster: Style, mapLand: Style,
+    mapWater: Style, mapCoast: Style, mapBorder: Style, mapLabel: Style, usesColor: Bool
   ) {
     self.base = base
     self.muted = muted
@@ -50,6 +60,11 @@ public struct Theme: Hashable, Sendable {
     self.priceShades = priceShades
     self.marker = marker
     self.cluster = cluster
+    self.mapLand = mapLand
+    self.mapWater = mapWater
+    self.mapCoast = mapCoast
+    self.mapBorder = mapBorder
+    self.mapLabel = mapLabel
     self.usesColor = usesColor
   }
 
@@ -64,7 +79,9 @@ public struct Theme: Hashable, Sendable {
       error: base.foreground(p.error).adding(.bold), success: base.foreground(p.success),
       warning: base.foreground(p.warning),
       priceShades: [p.priceLow, p.priceMid, p.priceHigh].map { base.background($0) },
-      marker: base.foreground(p.marker), cluster: base.foreground(p.cluster).adding(.bold), usesColor: true)
+      marker: base.foreground(p.marker), cluster: base.foreground(p.cluster).adding(.bold),
+      mapLand: base.background(p.mapLand), mapWater: base.background(p.mapWater), mapCoast: base.foreground(p.mapCoast),
+      mapBorder: base.foreground(p.mapBorder), mapLabel: base.foreground(p.mapLabel), usesColor: true)
   }
 
   /// The theme for an appearance from `Shared/ui/palette.json`, or ``monochrome`` when colour is

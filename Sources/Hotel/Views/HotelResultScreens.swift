@@ -97,11 +97,8 @@ final class HotelResultsScreen: Screen {
       selection.select(0)
       return .handled
     case .character("m"):
-      let map = HotelMapViewModel(client: environment.client, scheduler: environment.scheduler)
-      let first = model.offers.first
-      let viewport = MapViewport(
-        latitude: first?.latitude ?? 20, longitude: first?.longitude ?? 0, zoom: first == nil ? 0 : 11)
-      intents.send(.push(HotelMapScreen(model: map, viewport: viewport, title: "Map · \(request.place)")))
+      let map = HotelMapViewModel(offers: model.$offers.eraseToAnyPublisher())
+      intents.send(.push(HotelMapScreen(model: map, fitting: model.offers, title: "Map · \(request.place)")))
       return .handled
     case .enter:
       guard let index = selection.selected, model.offers.indices.contains(index) else { return .handled }
@@ -114,16 +111,19 @@ final class HotelResultsScreen: Screen {
   }
 }
 
-/// The hotels on a map: single hotels as dots, clusters with their counts, from
-/// ``HotelMapViewModel`` for the region on screen.
+/// The search's results on a map over the world (coasts, lakes, borders, place names): single
+/// hotels as dots, clusters with their counts, from ``HotelMapViewModel`` for the region on
+/// screen; at the world zoom one cluster shows where the results are.
 ///
-/// Keys: arrows pan, `+` `-` zoom, `0` the whole world (``MapViewport``).
+/// It opens on the closest zoom that shows every result (fitted to the map's size when first
+/// drawn). Keys: arrows pan, `+` `-` zoom, `0` the whole world (``MapViewport``).
 @MainActor
 final class HotelMapScreen: Screen {
   let title: String
   let model: HotelMapViewModel
   var viewport: MapViewport
-  private var asked: GeoRect?
+  private var fitting: [HotelOffer]?
+  private var asked: (GeoRect, Int, Int)?
 
   init(model: HotelMapViewModel, viewport: MapViewport, title: String = "Map") {
     self.model = model
@@ -131,29 +131,43 @@ final class HotelMapScreen: Screen {
     self.title = title
   }
 
-  var changes: AnyPublisher<Void, Never> { anyChange([model.$markers.void, model.$errorMessage.void]) }
+  /// A map that opens showing every one of `offers`.
+  init(model: HotelMapViewModel, fitting offers: [HotelOffer], title: String = "Map") {
+    self.model = model
+    viewport = MapViewport()
+    fitting = offers
+    self.title = title
+  }
+
+  var changes: AnyPublisher<Void, Never> { anyChange([model.$markers.void, model.$message.void]) }
   var keyHints: [KeyHint] { MapView.keyHints }
 
   func render(in area: Rect, into buffer: inout Buffer) {
     let canvas = MapView.canvasArea(in: area)
+    if let offers = fitting {
+      fitting = nil
+      let fit = HotelMapViewModel.viewport(fitting: offers, columns: canvas.width, rows: canvas.height)
+      viewport = MapViewport(latitude: fit.latitude, longitude: fit.longitude, zoom: fit.zoom)
+    }
     let region = viewport.region(width: canvas.width, height: canvas.height)
     let rect = GeoRect(
       south: region.minLatitude, west: region.minLongitude, north: region.maxLatitude, east: region.maxLongitude)
-    if rect != asked {
-      asked = rect
-      model.viewportChanged(rect)
+    if asked.map({ $0.0 != rect || $0.1 != canvas.width || $0.2 != canvas.height }) ?? true {
+      asked = (rect, canvas.width, canvas.height)
+      model.viewportChanged(rect, columns: canvas.width, rows: canvas.height)
     }
     HotelMapView(markers: model.markers, viewport: viewport, title: title).render(in: area, into: &buffer)
-    // The service's message in place of the (empty) map, on the canvas's first row.
-    if let message = model.errorMessage, canvas.height > 0 {
-      Label(message, style: buffer.theme.error).render(in: canvas.row(0), into: &buffer)
+    // Why the map is empty, on the canvas's first row.
+    if let message = model.message, canvas.height > 0 {
+      Label(message, style: buffer.theme.muted).render(in: canvas.row(0), into: &buffer)
     }
   }
 
   func handle(_ key: Key) -> KeyResult { viewport.handle(key) ? .handled : .ignored }
 }
 
-/// CommonUI's map view over hotel map markers (a cluster's count, a hotel's dot).
+/// CommonUI's map view over hotel map markers (a cluster's count, a hotel's dot), on the shared
+/// basemap with the reference data's places named (a blank field if the map data cannot be read).
 struct HotelMapView: Widget {
   var markers: [HotelMapMarker]
   var viewport: MapViewport
@@ -162,7 +176,7 @@ struct HotelMapView: Widget {
   func render(in area: Rect, into buffer: inout Buffer) {
     MapView(
       markers: markers.map { MapMarker(latitude: $0.latitude, longitude: $0.longitude, count: $0.count) },
-      viewport: viewport, title: title
+      viewport: viewport, title: title, basemap: try? Basemap.shared(), places: try? MapPlaces.shared()
     ).render(in: area, into: &buffer)
   }
 }
