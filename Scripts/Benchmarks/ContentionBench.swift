@@ -78,7 +78,8 @@ extension BenchmarkSuite {
       let services = try BackendServices(dataDirectory: dataDirectory)
       let engine = try HotelBackend.service(services: services)
       let reference = try ReferenceData.shared()
-      // The hotel: the first (by id) near the busiest airport with a room type of 3–5 rooms.
+      // The hotel: the first (by id) near the busiest airport with a room type of 2–8 rooms (the
+      // closest to 4).
       let busiest = reference.busiestAirports(limit: 1)[0].iata
       let today = LocalDate(Date(), in: .gmt)
       let found = try engine.search(
@@ -87,12 +88,16 @@ extension BenchmarkSuite {
       var choice: (hotel: Hotel, room: RoomInventory)?
       for id in Set(found.offers.map(\.hotelId)).sorted() {
         let hotel = try engine.hotel(id: id)
-        if let room = hotel.rooms.filter({ (3...5).contains($0.count) }).min(by: { $0.count < $1.count }) {
+        if let room = hotel.rooms.filter({ (2...8).contains($0.count) }).min(by: {
+          abs($0.count - 4) < abs($1.count - 4)
+        }) {
           choice = (hotel, room)
           break
         }
       }
-      guard let choice else { return .failure(ContentionFailure(message: "no hotel near \(busiest) with 3–5 rooms")) }
+      guard let choice else {
+        return .failure(ContentionFailure(message: "no hotel near \(busiest) with a room type of 2–8 rooms"))
+      }
       let nightCount = quick ? 2 : min(300, 1200 / choice.room.count)
       let nights = (0..<nightCount).map { today.adding(days: 20 + $0).description }
 

@@ -86,9 +86,17 @@ public struct RemoteAccounts: AccountService, PaymentCardService, ReservationSer
     try api.call("GET", "/v1/trips/\(Self.segment(id))", token: token, as: API.ReservationDocument.self).reservation
   }
 
-  public func cancelReservation(id: String, token: String) throws -> Reservation {
-    try api.call("POST", "/v1/trips/\(Self.segment(id))/cancel", token: token, as: API.ReservationDocument.self)
-      .reservation
+  public func cancellationQuote(id: String, token: String) throws -> CancellationQuote {
+    try api.call(
+      "GET", "/v1/trips/\(Self.segment(id))/cancellation", token: token, as: API.CancellationQuoteDocument.self
+    ).quote
+  }
+
+  public func cancelReservation(id: String, token: String, accepting quote: CancellationQuote?) throws -> Reservation {
+    try api.call(
+      "POST", "/v1/trips/\(Self.segment(id))/cancel", body: .encode(API.CancelRequest(accepting: quote)),
+      token: token, as: API.ReservationDocument.self
+    ).reservation
   }
 
   /// An id as one path segment (percent-encoded).
@@ -207,6 +215,10 @@ public struct RemoteCars: CarRentalService {
 
   public func companies(at place: String) throws -> [CompanyAtPlace] {
     try api.call("GET", "/v1/cars/companies", query: [("pickup", place)], as: API.CompaniesDocument.self).companies
+  }
+
+  public func promoCodes() throws -> [PromoCode] {
+    try api.call("GET", "/v1/cars/promotions", as: API.PromotionsDocument.self).promotions
   }
 
   public func suggestPlaces(_ prefix: String, limit: Int) -> [CarPlaceSuggestion] {

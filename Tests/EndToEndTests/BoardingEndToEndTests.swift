@@ -80,12 +80,24 @@ import Testing
     return "\(rows[min(row, rows.count - 1)])\(letters[min(letter, letters.count - 1)])"
   }
 
-  /// A current offer id for the same flights as `offer` (each seat sold raises the price).
-  func fresh(_ offer: String) -> String {
-    var parts = offer.split(separator: ".").map(String.init)
-    let currency = String(parts[parts.count - 1].prefix(3))
-    parts[parts.count - 1] = currency + "99999999"  // any price up to this is accepted
-    return parts.joined(separator: ".")
+  /// Books the flights of `offer` at their current price: each seat sold raises the price, and a
+  /// signed offer id cannot be edited, so a `price_changed` answer's new offer is booked instead.
+  func bookAtCurrentPrice(_ offer: String, _ passengers: [String]) throws -> String {
+    var id = offer
+    for _ in 0..<5 {
+      let result = try run("booking", ["book", id, "--json"] + passengers.flatMap { ["--passenger", $0] })
+      if result.status == 0 {
+        return try #require((try json(result)["reservation"] as? [String: Any])?["id"] as? String)
+      }
+      let error = (try? json(result))?["error"] as? [String: Any]
+      guard error?["code"] as? String == "price_changed", let next = error?["offerId"] as? String else {
+        Issue.record("booking \(id) failed: \(result.stderr)")
+        throw CancellationError()
+      }
+      id = next
+    }
+    Issue.record("the price of \(offer) kept changing")
+    throw CancellationError()
   }
 
   @Test func checkIn_boardingPassFiles_andTheScannerReadsThemBack() throws {
@@ -188,7 +200,9 @@ import Testing
   @Test func tenProcesses_raceForOneSeat() throws {
     try signIn()
     let offer = try offer("LAX", "SFO", zone: "America/Los_Angeles", hours: 30...200)
-    let reservations = try (0..<10).map { try book(fresh(offer), ["Racer Number\(String(repeating: "x", count: $0))"]) }
+    let reservations = try (0..<10).map {
+      try bookAtCurrentPrice(offer, ["Racer Number\(String(repeating: "x", count: $0))"])
+    }
     let seat = try economySeat(reservations[0], row: 4, letter: 1)
     let results = Locked<[ProductRunner.Result]>([])
     let group = DispatchGroup()
@@ -240,7 +254,7 @@ import Testing
     try signIn()
     let offer = try offer("LAX", "SFO", zone: "America/Los_Angeles", hours: 3...22)
     let reservations = try (0..<8).map {
-      try book(fresh(offer), ["Passenger Number\(String(repeating: "y", count: $0))"])
+      try bookAtCurrentPrice(offer, ["Passenger Number\(String(repeating: "y", count: $0))"])
     }
     let results = Locked<[ProductRunner.Result]>([])
     let group = DispatchGroup()

@@ -105,7 +105,7 @@ import Testing
     #expect(try search(["--class", "CDAR", "--company", "zephyr"]).first?["carsAvailable"] as? Int == free - 1)
     let trips = try account(["trips", "list", "--json"])
     #expect(trips.stdout.contains(id))
-    let cancelled = try account(["trips", "cancel", id, "--json"])
+    let cancelled = try account(["trips", "cancel", id, "--json", "--yes"])
     #expect(cancelled.status == 0, "\(cancelled.stderr)")
     #expect(try search(["--class", "CDAR", "--company", "zephyr"]).first?["carsAvailable"] as? Int == free)
   }

@@ -61,7 +61,7 @@ import Testing
 
     let trips = try run("account", ["trips", "list", "--json"])
     #expect(trips.stdout.contains(id))
-    let cancel = try run("account", ["trips", "cancel", id, "--json"])
+    let cancel = try run("account", ["trips", "cancel", id, "--json", "--yes"])
     #expect(cancel.status == 0, "\(cancel.stderr)")
     #expect(cancel.stdout.contains("\"status\" : \"cancelled\""))
     #expect(try freeRooms(hotelId, roomType) == before)

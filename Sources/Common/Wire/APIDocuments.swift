@@ -239,6 +239,20 @@ public enum API {
     public init(_ reservation: Reservation) { self.reservation = reservation }
   }
 
+  /// `{"quote": CancellationQuote}`: what cancelling now would cost and refund.
+  public struct CancellationQuoteDocument: Codable, Sendable, Hashable {
+    public var quote: CancellationQuote
+    public init(_ quote: CancellationQuote) { self.quote = quote }
+  }
+
+  /// The body of `POST /v1/trips/{id}/cancel`: `{"accepting": CancellationQuote}` cancels only at
+  /// exactly that quote's refund (`cancellation_terms_changed` otherwise); an empty body or no
+  /// `accepting` cancels at the terms that apply now.
+  public struct CancelRequest: Codable, Sendable, Hashable {
+    public var accepting: CancellationQuote?
+    public init(accepting: CancellationQuote?) { self.accepting = accepting }
+  }
+
   /// `{"reservations": [Reservation]}`, newest booking first.
   public struct ReservationsDocument: Codable, Sendable, Hashable {
     public var reservations: [Reservation]
@@ -285,6 +299,12 @@ public enum API {
   public struct MarkersDocument: Codable, Sendable, Hashable {
     public var markers: [HotelMapMarker]
     public init(_ markers: [HotelMapMarker]) { self.markers = markers }
+  }
+
+  /// `{"promotions": [PromoCode]}`: every promo code with its discount, validity and companies.
+  public struct PromotionsDocument: Codable, Sendable, Hashable {
+    public var promotions: [PromoCode]
+    public init(_ promotions: [PromoCode]) { self.promotions = promotions }
   }
 
   /// `{"companies": [CompanyAtPlace]}`.

@@ -100,12 +100,25 @@ enum Endpoints {
       return try .json(
         API.ReservationDocument(try backend.reservations.reservation(id: call.parameters["id"] ?? "", token: token)))
     }
-    router.add("POST", "/v1/trips/{id}/cancel", auth: true, "Cancels a reservation (refund by its kind's rule).") {
-      call in
+    router.add(
+      "GET", "/v1/trips/{id}/cancellation", auth: true,
+      "What cancelling now would cost and refund (fee, refund, deadline in the place's local time)."
+    ) { call in
       let token = try call.token()
       return try .json(
+        API.CancellationQuoteDocument(
+          try backend.reservations.cancellationQuote(id: call.parameters["id"] ?? "", token: token)))
+    }
+    router.add(
+      "POST", "/v1/trips/{id}/cancel", auth: true,
+      "Cancels a reservation; with {\"accepting\": CancellationQuote} only at exactly that refund."
+    ) { call in
+      let token = try call.token()
+      let accepting = call.request.body.isEmpty ? nil : try call.body(API.CancelRequest.self).accepting
+      return try .json(
         API.ReservationDocument(
-          try backend.reservations.cancelReservation(id: call.parameters["id"] ?? "", token: token)))
+          try backend.reservations.cancelReservation(
+            id: call.parameters["id"] ?? "", token: token, accepting: accepting)))
     }
   }
 
@@ -193,6 +206,9 @@ enum Endpoints {
     router.add("GET", "/v1/cars/companies", auth: false, "The companies with a desk at ?pickup=PLACE.") { call in
       let place = call.request.queryValue("pickup") ?? ""
       return try .json(API.CompaniesDocument(try backend.cars.companies(at: place)))
+    }
+    router.add("GET", "/v1/cars/promotions", auth: false, "The promo codes with their discount and validity.") { _ in
+      try .json(API.PromotionsDocument(try backend.cars.promoCodes()))
     }
     router.add("GET", "/v1/cars/places", auth: false, "Rental places starting with ?prefix=, ?limit=.") { call in
       let prefix = call.request.queryValue("prefix") ?? ""

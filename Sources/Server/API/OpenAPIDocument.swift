@@ -21,7 +21,8 @@ enum OpenAPIDocument {
     "POST /v1/cards/{id}/default": (nil, 200, "CardDocument"),
     "GET /v1/trips": (nil, 200, "ReservationsDocument"),
     "GET /v1/trips/{id}": (nil, 200, "ReservationDocument"),
-    "POST /v1/trips/{id}/cancel": (nil, 200, "ReservationDocument"),
+    "GET /v1/trips/{id}/cancellation": (nil, 200, "CancellationQuoteDocument"),
+    "POST /v1/trips/{id}/cancel": ("CancelRequest", 200, "ReservationDocument"),
     "GET /v1/airports": (nil, 200, "AirportsDocument"),
     "POST /v1/flights/search": ("FlightSearchRequest", 200, "FlightOffersDocument"),
     "GET /v1/flights/offers/{id}": (nil, 200, "FlightOfferDocument"),
@@ -36,6 +37,7 @@ enum OpenAPIDocument {
     "POST /v1/cars/search": ("CarSearchQuery", 200, "CarSearchResult"),
     "GET /v1/cars/companies": (nil, 200, "CompaniesDocument"),
     "GET /v1/cars/places": (nil, 200, "PlacesDocument"),
+    "GET /v1/cars/promotions": (nil, 200, "PromotionsDocument"),
     "POST /v1/cars/bookings": ("CarBooking", 201, "ReservationDocument"),
     "GET /v1/openapi.json": (nil, 200, "OpenAPI"),
   ]

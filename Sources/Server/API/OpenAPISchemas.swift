@@ -74,6 +74,15 @@ enum OpenAPISchemas {
           "refunded": ref("Money"), "details": anyObject,
         ], required: ["id", "kind", "status", "total", "summary", "createdAt", "details"]),
       "ReservationDocument": object(["reservation": ref("Reservation")], required: ["reservation"]),
+      "CancellationQuote": object(
+        [
+          "reservationId": string, "total": ref("Money"), "fee": ref("Money"), "refund": ref("Money"),
+          "deadline": ["type": ["string", "null"], "format": "date-time"], "deadlinePassed": ["type": "boolean"],
+          "timeZone": ["type": ["string", "null"]], "rule": string, "policy": string,
+          "card": ["type": ["string", "null"]], "quotedAt": dateTime,
+        ], required: ["reservationId", "total", "fee", "refund", "rule", "policy", "quotedAt"]),
+      "CancellationQuoteDocument": object(["quote": ref("CancellationQuote")], required: ["quote"]),
+      "CancelRequest": object(["accepting": ref("CancellationQuote")], required: []),
       "ReservationsDocument": object(["reservations": array(ref("Reservation"))], required: ["reservations"]),
       "FlightSearchRequest": object(
         [
@@ -137,6 +146,7 @@ enum OpenAPISchemas {
         ["offers": array(ref("CarOffer")), "notices": array(string), "currency": string],
         required: ["offers", "notices", "currency"]),
       "CompaniesDocument": object(["companies": array(anyObject)], required: ["companies"]),
+      "PromotionsDocument": object(["promotions": array(anyObject)], required: ["promotions"]),
       "PlacesDocument": object(
         ["places": array(object(["code": string, "label": string], required: ["code", "label"]))], required: ["places"]),
       "CarBooking": object(["offerId": string, "driver": string, "cardId": string], required: ["offerId", "driver"]),
