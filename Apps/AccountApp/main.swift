@@ -15,7 +15,8 @@ let environment: AccountEnvironment.Factory = { context in
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService,
-    checkIn: backend.checkInService, barcodes: ZintRenderer())
+    checkIn: backend.checkInService, barcodes: ZintRenderer(),
+    flightStatus: try FlightsWiring.status(context: context))
 }
 let root = AccountCommands.root(name: "account", environment: environment)
 let tool = CommandLineTool(

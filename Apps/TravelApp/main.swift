@@ -23,7 +23,8 @@ let accountEnvironment: AccountEnvironment.Factory = { context in
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService,
-    checkIn: backend.checkInService, barcodes: ZintRenderer())
+    checkIn: backend.checkInService, barcodes: ZintRenderer(),
+    flightStatus: try FlightsWiring.status(context: context))
 }
 
 let flightServices = BookingServices(

@@ -21,11 +21,14 @@ public struct AccountEnvironment: Sendable {
   public var now: @Sendable () -> Date
   /// The user's calendar and time zone: "today" for card expiry is a local date.
   public var calendar: Calendar
+  /// Live status of the booked flights (Trips); nil shows none.
+  public var flightStatus: (any FlightStatusService)?
 
   public init(
     accounts: any AccountService, cards: any PaymentCardService, reservations: any ReservationService,
     checkIn: (any CheckInService)? = nil, barcodes: (any BarcodeRendering)? = nil,
-    now: @escaping @Sendable () -> Date = { Date() }, calendar: Calendar = .current
+    now: @escaping @Sendable () -> Date = { Date() }, calendar: Calendar = .current,
+    flightStatus: (any FlightStatusService)? = nil
   ) {
     self.accounts = accounts
     self.cards = cards
@@ -34,6 +37,7 @@ public struct AccountEnvironment: Sendable {
     self.barcodes = barcodes
     self.now = now
     self.calendar = calendar
+    self.flightStatus = flightStatus
   }
 
   /// A factory for a build without services: every command that needs them fails with exit 1

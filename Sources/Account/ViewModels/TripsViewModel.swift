@@ -12,7 +12,17 @@ import Reactive
 /// ``errorMessage``, ``isBusy``, ``exported``: the iCalendar document (RFC 5545) of an exported
 /// trip, for the view to save, and ``checkedIn``: a flight checked in, with its boarding passes,
 /// for the view to show.
+/// ``liveFlights``: the booked flights (of trips still confirmed) with their live status, by
+/// scheduled departure, when the environment has a ``AccountEnvironment/flightStatus``.
 public final class TripsViewModel {
+  /// A booked flight and its status now.
+  public struct LiveFlight: Hashable, Sendable {
+    public var reservationID: String
+    /// As booked (the operating flight or a codeshare).
+    public var booked: Flight
+    public var status: FlightStatus
+  }
+
   /// An exported trip: its id and the `.ics` text.
   public struct Export: Hashable, Sendable {
     public var reservationID: String
@@ -35,8 +45,11 @@ public final class TripsViewModel {
   @Published public private(set) var strings: Strings = .english
   @Published public private(set) var errorMessage: String?
   @Published public private(set) var isBusy = false
+  @Published public private(set) var liveFlights: [LiveFlight] = []
   public let exported: AnyPublisher<Export, Never>
   public let checkedIn: AnyPublisher<CheckInResponse, Never>
+  private var live: [String: LiveFlight] = [:]
+  private var liveSubscription: AnyCancellable?
 
   public init(client: AccountClient, token: String) {
     self.client = client
@@ -82,6 +95,31 @@ public final class TripsViewModel {
     } then: { [weak self] (trips, language) in
       self?.trips = Self.newestFirst(trips)
       if let language { self?.strings = Strings(language) }
+      self?.publishLive()
+    }
+    followFlights()
+  }
+
+  /// Follows the booked flights' live status (once; the feed itself follows new bookings).
+  private func followFlights() {
+    guard liveSubscription == nil, let service = client.environment.flightStatus else { return }
+    liveSubscription = service.tripEvents(token: token)
+      .receive(on: client.scheduler)
+      .sink(
+        receiveCompletion: { _ in },
+        receiveValue: { [weak self] event in
+          let status = event.event.flightStatus
+          self?.live["\(event.reservationID)|\(status.key.id)"] = LiveFlight(
+            reservationID: event.reservationID, booked: event.booked, status: status)
+          self?.publishLive()
+        })
+  }
+
+  /// The live flights of trips still confirmed, by scheduled departure.
+  private func publishLive() {
+    let confirmed = Set(trips.filter { $0.status == .confirmed }.map(\.id))
+    liveFlights = live.values.filter { confirmed.contains($0.reservationID) }.sorted {
+      ($0.status.gateDeparture.scheduled.instant, $0.booked) < ($1.status.gateDeparture.scheduled.instant, $1.booked)
     }
   }
 
@@ -122,6 +160,7 @@ public final class TripsViewModel {
       self?.selected = cancelled
       self?.cancelled = cancelled
       self?.trips = Self.newestFirst(all)
+      self?.publishLive()
     }
   }
 

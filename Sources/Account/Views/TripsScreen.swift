@@ -30,6 +30,7 @@ final class TripsScreen: Screen {
     model.$isBusy.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.$pendingCancellation.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.$strings.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
+    model.$liveFlights.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.exported.sink { [weak self] export in self?.save(export) }.store(in: &subscriptions)
     model.checkedIn.sink { [weak self] response in
       guard let self else { return }
@@ -148,6 +149,27 @@ final class TripsScreen: Screen {
       buffer.write(error, x: area.x + 1, y: y, maxWidth: area.width - 1, style: buffer.theme.error)
       y += 1
     }
-    if let notice { buffer.write(notice, x: area.x + 1, y: y, maxWidth: area.width - 1, style: buffer.theme.success) }
+    if let notice {
+      buffer.write(notice, x: area.x + 1, y: y, maxWidth: area.width - 1, style: buffer.theme.success)
+      y += 1
+    }
+    // The booked flights, live (from the last day on).
+    let live = model.liveFlights
+    guard !live.isEmpty, y + 2 < area.bottom else { return }
+    y += 1
+    buffer.write("Your flights, live", x: area.x + 1, y: y, maxWidth: area.width - 1, style: buffer.theme.accent)
+    y += 1
+    for flight in live where y < area.bottom {
+      let style: Style
+      switch flight.status.status {
+      case .cancelled, .diverted: style = buffer.theme.error
+      case .delayed: style = buffer.theme.warning
+      default: style = buffer.theme.base
+      }
+      buffer.write(
+        FlightStatusText.summary(flight.status, booked: flight.booked), x: area.x + 1, y: y, maxWidth: area.width - 1,
+        style: style)
+      y += 1
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Common
 import Foundation
+import Reactive
 
 extension FlightNetworkInput {
   /// The network input of the reference data: every airport, the operating carriers
@@ -206,14 +207,75 @@ extension FlightsWiring {
 
   /// Live flight status for a command run with `context`: the simulation on the context's clock
   /// (`--clock-speed`, `--clock-start`), the traveller's trips from the store of its data
-  /// directory (opened only when a trips feed starts).
+  /// directory. Nothing is loaded until first used (the world's schedule when a status is asked,
+  /// the store when a trips feed starts), so an `account` command that never asks pays nothing.
   public static func status(context: CLIContext) throws -> any FlightStatusService {
-    let (_, data) = try world()
     let dataDirectory = context.dataDirectory
-    let ledger = LazyLedger { try BackendServices(dataDirectory: dataDirectory).ledger }
-    return FlightStatusFeed(
-      operations: try operations(), clock: context.clock, isKnownAirport: { data.airport(iata: $0) != nil },
-      reservations: { token in try ledger.get().reservations(token: token) })
+    let clock = context.clock
+    return LazyStatus(clock: clock) {
+      let (_, data) = try world()
+      let ledger = LazyLedger { try BackendServices(dataDirectory: dataDirectory).ledger }
+      return FlightStatusFeed(
+        operations: try operations(), clock: clock, isKnownAirport: { data.airport(iata: $0) != nil },
+        reservations: { token in try ledger.get().reservations(token: token) })
+    }
+  }
+}
+
+/// A status service made on first use (a failure is kept and reported by every call).
+/// `@unchecked Sendable`: `made` is guarded by `lock`.
+private final class LazyStatus: FlightStatusService, @unchecked Sendable {
+  let clock: TravelClock
+  private let lock = NSLock()
+  private let make: @Sendable () throws -> FlightStatusFeed
+  private var made: Result<FlightStatusFeed, ServiceError>?
+
+  init(clock: TravelClock, make: @escaping @Sendable () throws -> FlightStatusFeed) {
+    self.clock = clock
+    self.make = make
+  }
+
+  private func feed() throws -> FlightStatusFeed {
+    try lock.withLock {
+      if let made { return try made.get() }
+      let result = Result { try make() }.mapError { $0 as? ServiceError ?? ServiceError.wrapping($0) }
+      made = result
+      return try result.get()
+    }
+  }
+
+  private func deferred<Output>(_ body: @escaping @Sendable (FlightStatusFeed) -> AnyPublisher<Output, ServiceError>)
+    -> AnyPublisher<Output, ServiceError>
+  {
+    Deferred { [self] () -> AnyPublisher<Output, ServiceError> in
+      do { return body(try feed()) } catch {
+        return Fail(error: error as? ServiceError ?? ServiceError.wrapping(error)).eraseToAnyPublisher()
+      }
+    }.eraseToAnyPublisher()
+  }
+
+  func operation(of flight: Flight, date: LocalDate?) throws -> FlightStatusKey {
+    try feed().operation(of: flight, date: date)
+  }
+
+  func status(_ key: FlightStatusKey) throws -> FlightStatus { try feed().status(key) }
+
+  func board(airport: String, date: LocalDate?, direction: BoardDirection) throws -> FlightBoard {
+    try feed().board(airport: airport, date: date, direction: direction)
+  }
+
+  func statusEvents(_ key: FlightStatusKey, after sequence: Int?) -> AnyPublisher<FlightStatusEvent, ServiceError> {
+    deferred { $0.statusEvents(key, after: sequence) }
+  }
+
+  func boardEvents(airport: String, date: LocalDate, direction: BoardDirection, after sequence: Int?)
+    -> AnyPublisher<FlightBoardEvent, ServiceError>
+  {
+    deferred { $0.boardEvents(airport: airport, date: date, direction: direction, after: sequence) }
+  }
+
+  func tripEvents(token: String) -> AnyPublisher<TripFlightEvent, ServiceError> {
+    deferred { $0.tripEvents(token: token) }
   }
 }
 

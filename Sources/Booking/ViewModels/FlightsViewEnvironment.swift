@@ -21,16 +21,19 @@ public struct FlightsViewEnvironment {
   public var backgroundQueue: AnySchedulerOf<DispatchQueue>
   /// How amounts are written (``MoneyFormat`` in the traveller's language).
   public var money: MoneyFormat
+  /// Live flight status (the Status and Board screens); nil hides them.
+  public var status: (any FlightStatusService)?
 
   public init(
     flights: any FlightSearching, booking: (any FlightBooking)? = nil,
     token: @escaping @Sendable () -> String? = { nil }, currency: @escaping @Sendable () -> String? = { nil },
     mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>,
-    money: MoneyFormat = .english
+    money: MoneyFormat = .english, status: (any FlightStatusService)? = nil
   ) {
     self.money = money
     self.flights = flights
     self.booking = booking
+    self.status = status
     self.token = token
     self.currency = currency
     self.mainQueue = mainQueue

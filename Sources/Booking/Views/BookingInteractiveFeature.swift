@@ -30,16 +30,67 @@ extension BookingScreens {
     // Start opening now, off the main thread, so the first airport suggestions come quickly.
     DispatchQueue.global(qos: .utility).async { flights.warmUp() }
     let booking = services.booking.map { make in LazyFlightBooking { try make(context) } }
+    let status = services.status.map { make in LazyFlightStatus(clock: context.clock) { try make(context) } }
+    let background = DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler()
     let views = FlightsViewEnvironment(
       flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
       currency: { account.preferredCurrency() },
-      mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
-      backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler(),
-      money: MoneyFormat(context.travellerLanguage()))
+      mainQueue: DispatchQueue.main.eraseToAnyScheduler(), backgroundQueue: background,
+      money: MoneyFormat(context.travellerLanguage()), status: status)
     let today = LocalDate(Date(), in: .current)
+    let notices = status.map { service in
+      TripNotices.publisher(service: service, token: { (try? account.token()) ?? nil }, queue: background)
+    }
     return InteractiveFeature(
-      tab: AppTab(title, root: root(environment: views, session: session, today: today)), session: session)
+      tab: AppTab(title, root: root(environment: views, session: session, today: today)), session: session,
+      notices: notices)
   }
+}
+
+/// The header's notices of the traveller's booked flights: whoever is signed in (read again every
+/// few seconds, so a sign-in or sign-out counts), their trips' feed
+/// (``FlightStatusService/tripEvents(token:)``), and a notice for each change a traveller acts on
+/// (``FlightStatusUpdate/notice(for:)``: gate, time, boarding, departure, landing, cancellation,
+/// diversion), named as they booked it ("LH 400 to JFK: gate changed to B44").
+enum TripNotices {
+  static func publisher(
+    service: any FlightStatusService, token: @escaping @Sendable () -> String?, queue: AnySchedulerOf<DispatchQueue>,
+    interval: DispatchQueue.SchedulerTimeType.Stride = .seconds(3)
+  ) -> AnyPublisher<Notice, Never> {
+    Deferred { () -> AnyPublisher<Notice, Never> in
+      let ticks = PassthroughSubject<Void, Never>()
+      let timer = TimerHolder()
+      return ticks.prepend(())
+        .receive(on: queue)
+        .map { token() }
+        .removeDuplicates()
+        .map { token -> AnyPublisher<TripFlightEvent, Never> in
+          guard let token else { return Empty().eraseToAnyPublisher() }
+          return service.tripEvents(token: token).catch { _ in Empty<TripFlightEvent, Never>() }.eraseToAnyPublisher()
+        }
+        .switchToLatest()
+        .compactMap { event -> Notice? in
+          guard case .update(let update) = event.event, let text = update.notice(for: event.booked) else { return nil }
+          return Notice(text)
+        }
+        .handleEvents(
+          receiveSubscription: { _ in
+            timer.set(queue.schedule(after: queue.now.advanced(by: interval), interval: interval) { ticks.send() })
+          },
+          receiveCancel: { timer.cancel() }
+        )
+        .eraseToAnyPublisher()
+    }.eraseToAnyPublisher()
+  }
+}
+
+/// The polling timer of a publisher. `@unchecked Sendable`: guarded by `lock`.
+private final class TimerHolder: @unchecked Sendable {
+  private let lock = NSLock()
+  private var timer: Cancellable?
+
+  func set(_ timer: Cancellable) { lock.withLock { self.timer = timer } }
+  func cancel() { lock.withLock { timer }?.cancel() }
 }
 
 /// A value made on first use, once, thread-safely; a failure is kept and thrown again.
@@ -77,6 +128,54 @@ final class LazyFlightSearching: FlightSearching {
   func search(_ request: FlightSearchRequest) throws -> [FlightOffer] { try service.get().search(request) }
 
   func offer(_ id: FlightOfferID) throws -> FlightOffer { try service.get().offer(id) }
+}
+
+/// Live flight status opened on first use (see ``OnFirstUse``): the world's schedule and the
+/// simulation load off the main thread, when a Status or Board screen first asks.
+final class LazyFlightStatus: FlightStatusService {
+  let clock: TravelClock
+  private let service: OnFirstUse<any FlightStatusService>
+
+  init(clock: TravelClock, _ make: @escaping @Sendable () throws -> any FlightStatusService) {
+    self.clock = clock
+    service = OnFirstUse(make)
+  }
+
+  func operation(of flight: Flight, date: LocalDate?) throws -> FlightStatusKey {
+    try service.get().operation(of: flight, date: date)
+  }
+
+  func status(_ key: FlightStatusKey) throws -> FlightStatus { try service.get().status(key) }
+
+  func board(airport: String, date: LocalDate?, direction: BoardDirection) throws -> FlightBoard {
+    try service.get().board(airport: airport, date: date, direction: direction)
+  }
+
+  func statusEvents(_ key: FlightStatusKey, after sequence: Int?) -> AnyPublisher<FlightStatusEvent, ServiceError> {
+    Deferred { [service] () -> AnyPublisher<FlightStatusEvent, ServiceError> in
+      do { return try service.get().statusEvents(key, after: sequence) } catch {
+        return Fail(error: ServiceError(wrapping: error)).eraseToAnyPublisher()
+      }
+    }.eraseToAnyPublisher()
+  }
+
+  func boardEvents(airport: String, date: LocalDate, direction: BoardDirection, after sequence: Int?)
+    -> AnyPublisher<FlightBoardEvent, ServiceError>
+  {
+    Deferred { [service] () -> AnyPublisher<FlightBoardEvent, ServiceError> in
+      do {
+        return try service.get().boardEvents(airport: airport, date: date, direction: direction, after: sequence)
+      } catch { return Fail(error: ServiceError(wrapping: error)).eraseToAnyPublisher() }
+    }.eraseToAnyPublisher()
+  }
+
+  func tripEvents(token: String) -> AnyPublisher<TripFlightEvent, ServiceError> {
+    Deferred { [service] () -> AnyPublisher<TripFlightEvent, ServiceError> in
+      do { return try service.get().tripEvents(token: token) } catch {
+        return Fail(error: ServiceError(wrapping: error)).eraseToAnyPublisher()
+      }
+    }.eraseToAnyPublisher()
+  }
 }
 
 /// Flight booking opened on first use (see ``OnFirstUse``).

@@ -71,7 +71,7 @@ func suggestionLabel(_ airport: AirportSummary) -> String {
 @MainActor
 final class FlightSearchScreen: Screen {
   enum Focus: CaseIterable {
-    case from, to, depart, back, adults, cabin, stops, search
+    case from, to, depart, back, adults, cabin, stops, search, status, board
 
     var isText: Bool { [.from, .to, .depart, .back].contains(self) }
   }
@@ -158,6 +158,8 @@ final class FlightSearchScreen: Screen {
     case .depart, .back: return [KeyHint("Tab", "next"), KeyHint("Enter", "calendar")]
     case .adults, .cabin, .stops: return [KeyHint("Tab", "next"), KeyHint("← →", "change")]
     case .search: return [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
+    case .status: return [KeyHint("Tab", "next"), KeyHint("Enter", "a flight's live status")]
+    case .board: return [KeyHint("Tab", "next"), KeyHint("Enter", "an airport's live board")]
     }
   }
 
@@ -209,6 +211,7 @@ final class FlightSearchScreen: Screen {
     case .cabin: 9
     case .stops: 10
     case .search: 12
+    case .status, .board: 13
     }
   }
 
@@ -257,6 +260,14 @@ final class FlightSearchScreen: Screen {
       Button("Search", focused: focus == .search).render(in: searchRow, into: &buffer)
     } else {
       Label("[ Search ]", style: focus == .search ? theme.selection : theme.muted).render(in: searchRow, into: &buffer)
+    }
+    if environment.views.status != nil {
+      let statusRow = row(Self.row(of: .status))
+      Button("Flight status", focused: focus == .status).render(in: statusRow, into: &buffer)
+      let boardX = statusRow.x + Button("Flight status").width + 2
+      Button("Airport board", focused: focus == .board).render(
+        in: Rect(x: boardX, y: statusRow.y, width: max(0, statusRow.right - boardX), height: statusRow.height),
+        into: &buffer)
     }
     // The focus marker.
     Label("▸", style: theme.accent).render(
@@ -363,6 +374,25 @@ final class FlightSearchScreen: Screen {
     switch focus {
     case .from, .to, .depart, .back: return handleField(key)
     case .adults, .cabin, .stops: return handleStepper(key)
+    case .status, .board:
+      switch key {
+      case .enter:
+        openStatus(board: focus == .board)
+        return .handled
+      case .up:
+        move(-1)
+        return .handled
+      case .down:
+        move(1)
+        return .handled
+      case .left where focus == .board:
+        move(-1)
+        return .handled
+      case .right where focus == .status:
+        move(1)
+        return .handled
+      default: return .ignored
+      }
     case .search:
       switch key {
       case .enter:
@@ -526,8 +556,8 @@ final class FlightSearchScreen: Screen {
   }
 
   private func move(_ step: Int) {
-    let all = Focus.allCases
-    let index = all.firstIndex(of: focus)!
+    let all = Focus.allCases.filter { environment.views.status != nil || ($0 != .status && $0 != .board) }
+    let index = all.firstIndex(of: focus) ?? 0
     focus = all[(index + step + all.count) % all.count]
     leftField = false
     from.close()
@@ -541,6 +571,30 @@ final class FlightSearchScreen: Screen {
     let people = adults == 1 ? "1 adult" : "\(adults) adults"
     let stops = maxStops == 0 ? "nonstop" : "≤ \(FlightText.stops(maxStops))"
     return "\(from.text) → \(to.text) · \(depart.text) · \(trip) · \(people) · \(cabin.displayName) · \(stops)"
+  }
+
+  /// Opens the Status screen (or the Board, for the airport typed in From when it is a code).
+  private func openStatus(board: Bool) {
+    guard let service = environment.views.status else { return }
+    let views = environment.views
+    let makeStatus: @MainActor (FlightStatusKey?) -> FlightStatusScreen = { key in
+      FlightStatusScreen(
+        model: FlightStatusViewModel(
+          service: service, mainQueue: views.mainQueue, backgroundQueue: views.backgroundQueue),
+        following: key)
+    }
+    if board {
+      let code = from.text.trimmingCharacters(in: .whitespaces).uppercased()
+      let model = FlightBoardViewModel(
+        service: service, mainQueue: views.mainQueue, backgroundQueue: views.backgroundQueue)
+      intents.send(
+        .push(
+          FlightBoardScreen(
+            model: model, airport: code.count == 3 && code.allSatisfy(\.isLetter) ? code : nil,
+            makeStatus: { makeStatus($0) })))
+    } else {
+      intents.send(.push(makeStatus(nil)))
+    }
   }
 
   /// Runs the search (when the form is valid) and opens the results; while From or To waits for

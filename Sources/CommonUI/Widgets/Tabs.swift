@@ -148,12 +148,19 @@ public struct List: Widget {
 }
 
 /// A one-column scroll bar on the right edge of an area: `│` track, `█` thumb.
-struct ScrollBar: Widget {
-  var total: Int
-  var offset: Int
-  var visible: Int
+public struct ScrollBar: Widget {
+  /// Rows in all, the first shown, and how many are shown.
+  public var total: Int
+  public var offset: Int
+  public var visible: Int
 
-  func render(in area: Rect, into buffer: inout Buffer) {
+  public init(total: Int, offset: Int, visible: Int) {
+    self.total = total
+    self.offset = offset
+    self.visible = visible
+  }
+
+  public func render(in area: Rect, into buffer: inout Buffer) {
     guard area.height > 0, total > visible else { return }
     let x = area.right - 1
     let thumb = max(1, area.height * visible / total)

@@ -19,23 +19,109 @@ struct TripFeed: Publisher {
   let interval: DispatchQueue.SchedulerTimeType.Stride
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == TripFlightEvent, S.Failure == ServiceError {
-    let subject = PassthroughSubject<TripFlightEvent, ServiceError>()
-    let state = TripFeedState(feed: feed, token: token, reservations: reservations, subject: subject)
-    let interval = interval
-    subject.handleEvents(
-      receiveCancel: { state.stop() },
-      receiveRequest: { _ in state.start(interval: interval) }
-    ).receive(subscriber: subscriber)
+    let relay = Relay<TripFlightEvent>()
+    let state = TripFeedState(feed: feed, token: token, reservations: reservations, relay: relay)
+    relay.onFirstRequest = { [interval] in state.start(interval: interval) }
+    relay.onCancel = { state.stop() }
+    relay.receive(subscriber: subscriber)
   }
 }
 
-/// `@unchecked Sendable`: mutable state guarded by `lock`; the subject is thread-safe.
+/// A one-subscriber publisher that keeps what is sent until the subscriber asks for it (so values
+/// sent before the first request, such as the snapshots of the first reading, are never lost),
+/// and runs hooks at the first request and at cancellation.
+///
+/// `@unchecked Sendable`: all state is guarded by `lock`; the subscriber is called by one thread
+/// at a time (`draining`), never under the lock.
+final class Relay<Output>: Publisher, Subscription, @unchecked Sendable {
+  typealias Failure = ServiceError
+
+  private let lock = NSLock()
+  private var downstream: AnySubscriber<Output, ServiceError>?
+  private var queue: [Output] = []
+  private var completion: Subscribers.Completion<ServiceError>?
+  private var demand = Subscribers.Demand.none
+  private var draining = false
+  private var requested = false
+  var onFirstRequest: (@Sendable () -> Void)?
+  var onCancel: (@Sendable () -> Void)?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == ServiceError {
+    lock.withLock { downstream = AnySubscriber(subscriber) }
+    subscriber.receive(subscription: self)
+  }
+
+  func send(_ value: Output) {
+    lock.withLock {
+      guard completion == nil else { return }
+      queue.append(value)
+    }
+    drain()
+  }
+
+  func send(completion: Subscribers.Completion<ServiceError>) {
+    lock.withLock {
+      if self.completion == nil { self.completion = completion }
+    }
+    drain()
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    let first = lock.withLock { () -> Bool in
+      self.demand += demand
+      defer { requested = true }
+      return !requested
+    }
+    if first { onFirstRequest?() }
+    drain()
+  }
+
+  func cancel() {
+    let hook = lock.withLock { () -> (@Sendable () -> Void)? in
+      guard downstream != nil else { return nil }
+      downstream = nil
+      queue = []
+      return onCancel
+    }
+    hook?()
+  }
+
+  private func drain() {
+    lock.lock()
+    guard !draining else {
+      lock.unlock()
+      return
+    }
+    draining = true
+    while let subscriber = downstream {
+      if demand > 0, !queue.isEmpty {
+        let value = queue.removeFirst()
+        demand -= 1
+        lock.unlock()
+        let more = subscriber.receive(value)
+        lock.lock()
+        demand += more
+      } else if queue.isEmpty, let completion {
+        downstream = nil
+        lock.unlock()
+        subscriber.receive(completion: completion)
+        lock.lock()
+      } else {
+        break
+      }
+    }
+    draining = false
+    lock.unlock()
+  }
+}
+
+/// `@unchecked Sendable`: mutable state guarded by `lock`; the relay is thread-safe.
 private final class TripFeedState: @unchecked Sendable {
   private let lock = NSLock()
   private let feed: FlightStatusFeed
   private let token: String
   private let reservations: @Sendable (String) throws -> [Reservation]
-  private let subject: PassthroughSubject<TripFlightEvent, ServiceError>
+  private let relay: Relay<TripFlightEvent>
   private var started = false
   private var stopped = false
   private var poller: Cancellable?
@@ -43,12 +129,12 @@ private final class TripFeedState: @unchecked Sendable {
 
   init(
     feed: FlightStatusFeed, token: String, reservations: @escaping @Sendable (String) throws -> [Reservation],
-    subject: PassthroughSubject<TripFlightEvent, ServiceError>
+    relay: Relay<TripFlightEvent>
   ) {
     self.feed = feed
     self.token = token
     self.reservations = reservations
-    self.subject = subject
+    self.relay = relay
   }
 
   func start(interval: DispatchQueue.SchedulerTimeType.Stride) {
@@ -92,12 +178,12 @@ private final class TripFeedState: @unchecked Sendable {
       list = try reservations(token)
     } catch let error as ServiceError {
       if error.kind == .unauthenticated || lock.withLock({ flights.isEmpty && !stopped }) {
-        subject.send(completion: .failure(error))
+        relay.send(completion: .failure(error))
         stop()
       }
       return
     } catch {
-      subject.send(completion: .failure(ServiceError.wrapping(error)))
+      relay.send(completion: .failure(ServiceError.wrapping(error)))
       stop()
       return
     }
@@ -113,11 +199,11 @@ private final class TripFeedState: @unchecked Sendable {
       return wanted.filter { flights[$0.key] == nil }.sorted { $0.value.key < $1.value.key }.map { ($0.key, $0.value) }
     }
     for (id, flight) in added {
-      let subject = subject
+      let relay = relay
       let subscription = feed.statusEvents(flight.key, after: nil).sink(
         receiveCompletion: { _ in },
         receiveValue: { event in
-          subject.send(TripFlightEvent(reservationID: flight.reservation, booked: flight.booked, event: event))
+          relay.send(TripFlightEvent(reservationID: flight.reservation, booked: flight.booked, event: event))
         })
       let keep = lock.withLock { () -> Bool in
         if stopped || flights[id] != nil { return false }

@@ -86,6 +86,30 @@ public enum FlightStatusText {
     return parts.joined(separator: " · ")
   }
 
+  /// One line for a booked flight: `LH 400 FRA→JFK 2026-12-20 08:30  Delayed 25 min · gate B44 ·
+  /// departs 08:55`; `booked` is the designator the traveller booked (a codeshare), by default the
+  /// operating flight. Times are local to the departure airport.
+  public static func summary(_ status: FlightStatus, booked: Flight? = nil) -> String {
+    var parts = [boardState(status, direction: .departures)]
+    switch status.status {
+    case .cancelled, .diverted, .arrived:
+      break
+    case .landed, .enRoute, .departed:
+      if let gate = status.arrival.gate { parts.append("arrival gate \(gate)") }
+      parts.append("at the gate \(status.gateArrival.best.localTimeText) \(status.destination) time")
+      if let belt = status.arrival.baggageBelt { parts.append("belt \(belt)") }
+    default:
+      if let gate = status.departure.gate {
+        parts.append(status.departure.terminal.map { "terminal \($0) gate \(gate)" } ?? "gate \(gate)")
+      }
+      if status.gateDeparture.estimated != nil { parts.append("departs \(status.gateDeparture.best.localTimeText)") }
+    }
+    let name = booked ?? status.flight
+    let via = booked != nil && booked != status.flight ? " (\(status.flight))" : ""
+    return "\(name)\(via) \(status.key.origin)→\(status.destination) \(status.key.date) "
+      + "\(status.gateDeparture.scheduled.localTimeText)  " + parts.joined(separator: " · ")
+  }
+
   /// The whole status, as `booking status` prints it.
   public static func status(_ status: FlightStatus) -> String {
     let date = status.key.date
