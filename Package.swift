@@ -125,7 +125,8 @@ targets += apps.map(\.target)
 
 targets.append(
   .executableTarget(
-    name: "TravelBenchmarks", dependencies: ["Backend", "Barcodes", "Common", "CommonTesting", "CommonUI", "Reactive"],
+    name: "TravelBenchmarks",
+    dependencies: ["Backend", "Barcodes", "Booking", "Common", "CommonTesting", "CommonUI", "Reactive"],
     path: "Scripts/Benchmarks",
     swiftSettings: settings))
 

@@ -59,11 +59,14 @@ func printTable(_ report: Report, baseline: Report?) -> [String] {
       let baseCalibration = old.calibrationMilliseconds ?? baseline.calibrationMilliseconds
       let scale = baseCalibration > 0 ? report.calibrationMilliseconds / baseCalibration : 1
       let expected = old.median * (figure.unit == "ms" ? scale : 1)
-      let ratio = figure.goal == .atMost ? figure.median / expected : expected / figure.median
+      let ratio = figure.isMaximum ? figure.median / expected : expected / figure.median
       ratioText = String(format: "%.2f×", ratio)
       if ratio > 1.5 { regressions.append("\(figure.name): \(ratioText) worse than the baseline") }
     }
-    let target = figure.target.map { (figure.goal == .atMost ? "≤ " : "≥ ") + format($0) } ?? "-"
+    let target =
+      figure.target.map {
+        (figure.goal == .p99AtMost ? "p99 ≤ " : figure.goal == .atMost ? "≤ " : "≥ ") + format($0)
+      } ?? "-"
     let row = [
       "\(figure.name) (\(figure.unit))".padding(toLength: 46, withPad: " ", startingAt: 0),
       pad(format(figure.median)), pad(format(figure.p95)), pad(format(figure.p99)), pad(target, 12),

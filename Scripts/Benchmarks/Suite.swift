@@ -28,6 +28,7 @@ struct BenchmarkSuite {
     add("ui") { uiFigures() }
     add("reactive") { reactiveFigures() }
     add("boarding") { boardingFigures() }
+    add("status") { statusFigures() }
     return figures
   }
 

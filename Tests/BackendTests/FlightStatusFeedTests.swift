@@ -53,6 +53,18 @@ import Testing
     #expect(fired.map { $0 >= start.addingTimeInterval(3600) } == true)
   }
 
+  @Test func travelClock_peek_readsTheStartWithoutStartingTheClock() {
+    let scheduler = DispatchQueue.test
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+    let clock = TravelClock(start: start, speed: 600, scheduler: scheduler.eraseToAnyScheduler())
+    // Work done before the first read (simulating a day) does not eat the fast clock's time.
+    scheduler.advance(by: .seconds(10))
+    #expect(clock.peek() == start)
+    #expect(clock.now() == start)
+    scheduler.advance(by: .seconds(1))
+    #expect(clock.peek() == start.addingTimeInterval(600))
+  }
+
   @Test func travelClock_parsesTheOptions_andRefusesNonsense() throws {
     let utc = TimeZone(identifier: "UTC")!
     #expect(try TravelClock.parse(speed: "600", start: nil, timeZone: utc).speed == 600)

@@ -23,6 +23,20 @@ public enum BookingScreens {
   {
     FlightSearchScreen(environment: FlightScreenEnvironment(views: environment, session: session, today: today))
   }
+
+  /// The live Board of `airport` over `model` (Enter on a flight opens its Status over `service`,
+  /// on the environment's queues): for an app to open directly, and for the benchmark.
+  public static func board(
+    model: FlightBoardViewModel, airport: String?, service: any FlightStatusService,
+    environment: FlightsViewEnvironment
+  ) -> some Screen {
+    FlightBoardScreen(model: model, airport: airport) { key in
+      FlightStatusScreen(
+        model: FlightStatusViewModel(
+          service: service, mainQueue: environment.mainQueue, backgroundQueue: environment.backgroundQueue),
+        following: key)
+    }
+  }
 }
 
 /// What the flight screens need to make their view models.

@@ -149,6 +149,8 @@ final class FlightBoardScreen: Screen {
   var direction = BoardDirection.departures
   var selection = SelectionState(count: 0)
   private var visibleRows = 10
+  /// Whether the list still has to open at the next flight (set for each board loaded).
+  private var opensAtNext = true
 
   init(
     model: FlightBoardViewModel, airport code: String? = nil,
@@ -276,6 +278,7 @@ final class FlightBoardScreen: Screen {
 
   private func load() {
     selection = SelectionState(count: 0)
+    opensAtNext = true
     model.load(airport: airport.text, direction: direction)
   }
 
@@ -339,6 +342,20 @@ final class FlightBoardScreen: Screen {
     let table = Rect(x: body.x, y: body.y + 1, width: body.width, height: max(0, body.height - 1))
     visibleRows = max(1, table.height - 1)
     selection.count = model.rowCount
+    if opensAtNext {
+      // As a departures board does: from the next flight to leave (or arrive), a few past ones above.
+      opensAtNext = false
+      let next = (0..<model.rowCount).first { row in
+        let status = model.row(row)
+        let times = header.direction == .departures ? status.gateDeparture : status.gateArrival
+        return times.actual == nil && status.status != .cancelled && status.status != .diverted
+      }
+      if let next {
+        selection.select(min(model.rowCount - 1, next + visibleRows - 3))
+        selection.scroll(visibleRows: visibleRows)
+        selection.select(next)
+      }
+    }
     selection.scroll(visibleRows: visibleRows)
     renderTable(in: table, direction: header.direction, into: &buffer)
   }

@@ -60,6 +60,8 @@ public struct TravelClock: Sendable {
     private let lock = NSLock()
     private var value: (origin: DispatchQueue.SchedulerTimeType, start: Date)?
 
+    var isAnchored: Bool { lock.withLock { value != nil } }
+
     func anchor(_ make: () -> (DispatchQueue.SchedulerTimeType, Date)) -> (
       origin: DispatchQueue.SchedulerTimeType, start: Date
     ) {
@@ -77,6 +79,14 @@ public struct TravelClock: Sendable {
 
   /// Whether this clock is real time (speed 1, started at the real instant it was first read).
   public var isRealTime: Bool { speed == 1 && requestedStart == nil }
+
+  /// The current simulated instant, without starting the clock: before the first ``now()`` it is
+  /// the start (the instant the clock will read when it starts). For decisions of day granularity
+  /// ("today at the airport") made before heavy work, so that work does not eat a fast clock's time.
+  public func peek() -> Date {
+    if anchor.isAnchored { return now() }
+    return requestedStart ?? Date()
+  }
 
   /// The current simulated instant.
   public func now() -> Date {

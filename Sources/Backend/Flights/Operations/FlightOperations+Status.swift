@@ -257,3 +257,63 @@ extension FlightOperations {
     return result
   }
 }
+
+// MARK: - Figures (benchmarks, README)
+
+extension FlightOperations {
+  /// Counts over one operating date of the world.
+  public struct DayFigures: Sendable {
+    public var flights = 0
+    /// At the gate less than 15 minutes after schedule (not cancelled, not diverted).
+    public var onTime = 0
+    public var cancelled = 0
+    public var diverted = 0
+    /// Departure delay minutes of flights 5 minutes late or more, and those coded 93.
+    public var delayMinutes = 0
+    public var reactionaryMinutes = 0
+  }
+
+  /// Simulates every flight of `date` (each fleet, each gate plan, each flight's changes) and
+  /// counts what happened.
+  public func figures(of date: LocalDate) -> DayFigures {
+    var figures = DayFigures()
+    for simulated in allFlights(day: Int32(date.daysSinceEpoch)) {
+      let flight = simulated.flight
+      figures.flights += 1
+      if flight.cancelled {
+        figures.cancelled += 1
+        continue
+      }
+      if flight.divertedTo >= 0 {
+        figures.diverted += 1
+      } else if flight.actualIn - flight.scheduledIn < 15 {
+        figures.onTime += 1
+      }
+      if flight.departureDelay >= 5 {
+        figures.delayMinutes += Int(flight.departureDelay)
+        figures.reactionaryMinutes += flight.delays.filter { $0.code == 93 }.reduce(0) { $0 + Int($1.minutes) }
+      }
+    }
+    return figures
+  }
+
+  /// The IATA code of the airport with the most departures on an average day.
+  public var busiestAirport: String {
+    network.airports[dailyDepartures.indices.max { dailyDepartures[$0] < dailyDepartures[$1] } ?? 0].iata
+  }
+
+  /// The IANA time zone of `airport` (an IATA code of the network), else `UTC`.
+  public func timeZone(of airport: String) -> String {
+    guard let index = network.airportIndex[airport] else { return "UTC" }
+    return network.zones[Int(network.airports[Int(index)].zone)].identifier
+  }
+
+  /// How many changes the departures board of `airport` for `date` has from `start` to `end`.
+  public func boardChanges(airport: String, date: LocalDate, from start: Date, to end: Date) -> Int {
+    guard let index = network.airportIndex[airport] else { return 0 }
+    let (first, last) = (Self.minute(start), Self.minute(end))
+    return board(airport: index, date: date, direction: .departures).reduce(0) { count, flight in
+      count + flight.events.filter { $0.minute >= first && $0.minute < last }.count
+    }
+  }
+}

@@ -85,7 +85,9 @@ public final class FlightStatusFeed: FlightStatusService {
 
   public func board(airport: String, date: LocalDate?, direction: BoardDirection) throws -> FlightBoard {
     let (index, day) = try boardDay(airport: airport, date: date)
-    return boardTimeline(airport: index, date: day, direction: direction).snapshot(at: nowMinute())
+    // The day simulated first, then the clock read (a fast clock starts when the board is ready).
+    let timeline = boardTimeline(airport: index, date: day, direction: direction)
+    return timeline.snapshot(at: nowMinute())
   }
 
   // MARK: Feeds
@@ -170,8 +172,9 @@ public final class FlightStatusFeed: FlightStatusService {
     return flight
   }
 
+  /// Today at `airport` by the clock, without starting it (``TravelClock/peek()``).
   private func localToday(at airport: Int32) -> LocalDate {
-    LocalDate(daysSinceEpoch: Int(operations.localDay(airport, nowMinute())))
+    LocalDate(daysSinceEpoch: Int(operations.localDay(airport, FlightOperations.minute(clock.peek()))))
   }
 
   private func checkRange(_ date: LocalDate, today: LocalDate, at airport: String) throws {
