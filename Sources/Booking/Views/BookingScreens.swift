@@ -319,7 +319,7 @@ final class FlightSearchScreen: Screen {
     case .depart: (field, text) = (.depart, depart.text)
     case .back: (field, text) = (.back, back.text)
     case .adults: (field, text) = (.adults, "\(adults)")
-    case .cabin, .stops: (field, text) = (nil, "")
+    case .cabin, .stops, .status, .board: (field, text) = (nil, "")
     case .search:
       if let first = model.origin.errorMessage ?? model.destination.errorMessage ?? model.validationMessage {
         return (first, true)
@@ -342,6 +342,8 @@ final class FlightSearchScreen: Screen {
     .adults: "1 to 9 adults: ← → or - + change it.",
     .cabin: "Economy, premium economy, business or first: ← → change it.",
     .stops: "The most connections per direction, 0 (nonstop) to 2: ← → change it.",
+    .status: "Enter: a flight's live status (type LH400, and a date or none for today).",
+    .board: "Enter: an airport's live departures and arrivals (the airport in From, or type one).",
   ]
 
   /// From and To, with their autocompletes and states.
