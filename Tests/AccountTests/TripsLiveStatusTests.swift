@@ -50,6 +50,8 @@ import Testing
     // Cancelled: it leaves the live list.
     model.cancelTapped(id: reservation.id)
     ui.advance()
+    model.cancelConfirmed()
+    ui.advance()
     #expect(model.liveFlights.isEmpty)
   }
 
