@@ -10,7 +10,9 @@ import Remote
 // The store opens only when a command runs (never for --help or a usage error).
 let environment: AccountEnvironment.Factory = { context in
   if let remote = RemoteWiring(context) {
-    return AccountEnvironment(accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts)
+    return AccountEnvironment(
+      accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts,
+      flightStatus: remote.flightStatus(clock: context.clock))
   }
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(

@@ -16,7 +16,10 @@ let services = BookingServices(
     if let remote = RemoteWiring(context) { return remote.flights }
     return try FlightsWiring.booking(context: context)
   },
-  status: FlightsWiring.status(context:),
+  status: { context -> any FlightStatusService in
+    if let remote = RemoteWiring(context) { return remote.flightStatus(clock: context.clock) }
+    return try FlightsWiring.status(context: context)
+  },
   checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(

@@ -18,7 +18,9 @@ let hotelEnvironment = HotelEnvironment(service: { context -> any HotelService i
 // The store opens only when an account command runs (never for --help or a usage error).
 let accountEnvironment: AccountEnvironment.Factory = { context in
   if let remote = RemoteWiring(context) {
-    return AccountEnvironment(accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts)
+    return AccountEnvironment(
+      accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts,
+      flightStatus: remote.flightStatus(clock: context.clock))
   }
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
@@ -36,7 +38,10 @@ let flightServices = BookingServices(
     if let remote = RemoteWiring(context) { return remote.flights }
     return try FlightsWiring.booking(context: context)
   },
-  status: FlightsWiring.status(context:),
+  status: { context -> any FlightStatusService in
+    if let remote = RemoteWiring(context) { return remote.flightStatus(clock: context.clock) }
+    return try FlightsWiring.status(context: context)
+  },
   checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
 let flights = BookingCommands.root(services: flightServices)
   .renamed("flights", summary: "Search and book flights.")

@@ -110,7 +110,8 @@ public final class RemoteLiveUpdates: LiveUpdates, @unchecked Sendable {
   private func subscribeOnOpenSocket(_ topic: String) {
     let (socket, followed) = lock.withLock { (self.socket, topics[topic]) }
     guard let socket, let followed, case .connected = statusSubject.value else { return }
-    socket.send(StreamMessage(type: "auth", token: followed.token).text)
+    // Public topics (flight:, board:) are followed without a session: no auth to send.
+    if !followed.token.isEmpty { socket.send(StreamMessage(type: "auth", token: followed.token).text) }
     socket.send(StreamMessage(type: "subscribe", topic: topic, after: followed.last).text)
   }
 
@@ -145,7 +146,9 @@ public final class RemoteLiveUpdates: LiveUpdates, @unchecked Sendable {
         return topics.map { ($0.key, $0.value.token, $0.value.last) }
       }
       statusSubject.send(.connected)
-      if let token = followed.first?.1 { socket.send(StreamMessage(type: "auth", token: token).text) }
+      if let token = followed.first(where: { !$0.1.isEmpty })?.1 {
+        socket.send(StreamMessage(type: "auth", token: token).text)
+      }
       for (topic, _, last) in followed {
         socket.send(StreamMessage(type: "subscribe", topic: topic, after: last).text)
       }
@@ -173,7 +176,8 @@ public final class RemoteLiveUpdates: LiveUpdates, @unchecked Sendable {
     case "event":
       guard let sequence = message.sequence else { return }
       let subject = lock.withLock { () -> PassthroughSubject<TopicEvent, Never>? in
-        guard let followed = topics[topic], sequence > (followed.last ?? 0) else { return nil }
+        // The first event of a topic is taken whatever its number (a snapshot may be numbered 0).
+        guard let followed = topics[topic], followed.last.map({ sequence > $0 }) ?? true else { return nil }
         followed.last = sequence
         return followed.subject
       }

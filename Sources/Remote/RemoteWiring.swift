@@ -28,6 +28,12 @@ public struct RemoteWiring: Sendable {
   public var hotels: RemoteHotels { RemoteHotels(api: api) }
   public var cars: RemoteCars { RemoteCars(api: api) }
 
+  /// Live flight status of the server (snapshots over HTTP, changes over `/v1/stream`), with
+  /// `clock` as this app's clock (its "today"); the server's clock makes the changes happen.
+  public func flightStatus(clock: TravelClock) -> RemoteFlightStatus {
+    RemoteFlightStatus(api: api, clock: clock)
+  }
+
   /// The traveller of the booking screens: sign-in against the server, kept in the session file
   /// with the server remembered next to it (``ServerFile``).
   public var bookingAccount: BookingAccount {

@@ -1,10 +1,13 @@
+import Backend
 import Common
 import Dispatch
 import Foundation
 
 /// What `travel-server`'s `main.swift` needs beyond a screenful: option parsing and signals.
 public enum ServerCommandLine {
-  /// The configuration of `travel-server [--listen HOST:PORT] [--data-dir DIR] [--tls-cert F --tls-key F]`.
+  /// The configuration of `travel-server [--listen HOST:PORT] [--data-dir DIR] [--tls-cert F --tls-key F]`;
+  /// live flight status is the simulation of the world's operations on the clock options
+  /// (`--clock-speed`, `--clock-start`, as for every executable).
   /// - Throws: ``CLIError`` usage (exit 2) for a malformed `--listen` or a lone TLS option.
   public static func configuration(_ invocation: Invocation) throws -> TravelServer.Configuration {
     let listen = invocation.value("listen") ?? "127.0.0.1:8080"
@@ -15,7 +18,8 @@ public enum ServerCommandLine {
       throw CLIError.usage("--tls-cert and --tls-key go together: give both PEM files, or neither for plain HTTP")
     }
     return TravelServer.Configuration(
-      host: host, port: port, dataDirectory: invocation.context.dataDirectory, tlsCertificate: cert, tlsKey: key)
+      host: host, port: port, dataDirectory: invocation.context.dataDirectory, tlsCertificate: cert, tlsKey: key,
+      flightStatus: try FlightsWiring.status(context: invocation.context))
   }
 
   /// `HOST:PORT`, `[v6]:PORT` or `:PORT` (loopback).

@@ -33,6 +33,10 @@ public final class TravelServer: Sendable {
     public var topics: [TopicDefinition]
     /// How often the change feed is read (seconds).
     public var feedPollInterval: TimeInterval
+    /// Live flight status (`/v1/flights/{flight}/status`, `/v1/airports/{code}/board`, the
+    /// `flight:` and `board:` topics); nil: none (`travel-server` serves the simulation of the
+    /// world's operations on its clock options).
+    public var flightStatus: (any FlightStatusService)?
     /// The transport's limits and timeouts (body 64 KB, headers 8 KB, 4,096 connections, …);
     /// `host`, `port`, TLS and the WebSocket path are set from the fields above.
     public var transport: HTTPServer.Configuration
@@ -43,7 +47,8 @@ public final class TravelServer: Sendable {
       accessLog: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
       signInsPerAddress: Int = 30, signInsPerEmail: Int = 10, signInWindow: TimeInterval = 60,
       topics: [TopicDefinition] = [.trips], feedPollInterval: TimeInterval = 0.05,
-      transport: HTTPServer.Configuration = HTTPServer.Configuration()
+      transport: HTTPServer.Configuration = HTTPServer.Configuration(),
+      flightStatus: (any FlightStatusService)? = nil
     ) {
       self.host = host
       self.port = port
@@ -58,6 +63,7 @@ public final class TravelServer: Sendable {
       self.topics = topics
       self.feedPollInterval = feedPollInterval
       self.transport = transport
+      self.flightStatus = flightStatus
     }
   }
 
@@ -67,6 +73,8 @@ public final class TravelServer: Sendable {
   private let http: HTTPServer
   private let hub: StreamHub
   private let state = ShutdownState()
+  /// How many flight-status topics are followed now (one channel each, whatever the subscribers).
+  var statusChannelCount: Int { hub.flightStatus?.channelCount ?? 0 }
   /// The port it listens on.
   public var port: Int { http.port }
   /// `http://host:port` (or `https://`).
@@ -78,8 +86,10 @@ public final class TravelServer: Sendable {
   public init(configuration: Configuration) throws {
     let backend = try ServerBackend(
       dataDirectory: configuration.dataDirectory, environment: configuration.backendEnvironment)
+    let status = configuration.flightStatus
     let hub = try StreamHub(
-      feed: backend.events, topics: configuration.topics, pollInterval: configuration.feedPollInterval)
+      feed: backend.events, topics: configuration.topics, pollInterval: configuration.feedPollInterval,
+      flightStatus: status.map { FlightStatusChannels(service: $0) })
     self.hub = hub
     let signIns = SignInLimiter(
       perAddress: configuration.signInsPerAddress, perEmail: configuration.signInsPerEmail,
@@ -87,7 +97,9 @@ public final class TravelServer: Sendable {
     let log = AccessLog(write: configuration.accessLog)
     let state = state
     let openAPI = OpenAPIBox()
-    let router = Endpoints.router(backend: backend, signIns: signIns, openAPI: { openAPI.data })
+    var table = Endpoints.router(backend: backend, signIns: signIns, openAPI: { openAPI.data })
+    if let status { FlightStatusEndpoints.add(to: &table, service: status) }
+    let router = table
     openAPI.data = OpenAPIDocument.data(routes: router.routes)
     var transport = configuration.transport
     transport.host = configuration.host

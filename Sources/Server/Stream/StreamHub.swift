@@ -50,6 +50,8 @@ public struct TopicDefinition: Sendable {
 final class StreamHub: @unchecked Sendable {
   let feed: any EventFeed
   let topics: [TopicDefinition]
+  /// The live flight-status topics (`flight:…`, `board:…`), fanned out from the status service.
+  let flightStatus: FlightStatusChannels?
   private let pollInterval: TimeInterval
   private let lock = NSLock()
   private var subscribers: [String: [ObjectIdentifier: StreamSession]] = [:]
@@ -57,9 +59,13 @@ final class StreamHub: @unchecked Sendable {
   private var stopped = false
   private let done = DispatchSemaphore(value: 0)
 
-  init(feed: any EventFeed, topics: [TopicDefinition], pollInterval: TimeInterval) throws {
+  init(
+    feed: any EventFeed, topics: [TopicDefinition], pollInterval: TimeInterval,
+    flightStatus: FlightStatusChannels? = nil
+  ) throws {
     self.feed = feed
     self.topics = topics
+    self.flightStatus = flightStatus
     self.pollInterval = pollInterval
     // A store not written yet has no events table: start at 0 (its first event is 1).
     cursor = (try? feed.latestCursor()) ?? 0
@@ -69,6 +75,12 @@ final class StreamHub: @unchecked Sendable {
   }
 
   func definition(for name: String) -> TopicDefinition? { topics.first { $0.matches(name) } }
+
+  /// The names a client may follow, for error messages (`trips, flight:…, board:…`).
+  var topicNames: String {
+    (topics.map { $0.name.hasSuffix(":") ? $0.name + "…" : $0.name }
+      + (flightStatus == nil ? [] : ["flight:…", "board:…"])).joined(separator: ", ")
+  }
 
   func add(_ session: StreamSession, to feedTopic: String) {
     lock.withLock { subscribers[feedTopic, default: [:]][ObjectIdentifier(session)] = session }

@@ -16,6 +16,8 @@ final class StreamSession: @unchecked Sendable {
   private var userID: Int64?
   /// Public topic name → (feed topic, last sequence sent).
   private var subscriptions: [String: (feedTopic: String, last: Int64)] = [:]
+  /// Public topic name → the subscription to a flight-status channel (``FlightStatusChannels``).
+  private var statusSubscriptions: [String: AnyCancellable] = [:]
   private var cancellable: AnyCancellable?
 
   init(socket: WebSocket, hub: StreamHub, backend: ServerBackend) {
@@ -39,12 +41,14 @@ final class StreamSession: @unchecked Sendable {
   }
 
   private func end() {
-    let topics = lock.withLock {
+    let (topics, statuses) = lock.withLock {
       let topics = subscriptions.values.map(\.feedTopic)
       subscriptions.removeAll()
-      return topics
+      defer { statusSubscriptions.removeAll() }
+      return (topics, Array(statusSubscriptions.values))
     }
     for topic in topics { hub.remove(self, from: topic) }
+    for status in statuses { status.cancel() }
     cancellable = nil
   }
 
@@ -69,6 +73,7 @@ final class StreamSession: @unchecked Sendable {
       if let removed = lock.withLock({ subscriptions.removeValue(forKey: name) }) {
         hub.remove(self, from: removed.feedTopic)
       }
+      lock.withLock { statusSubscriptions.removeValue(forKey: name) }?.cancel()
     case "ping":
       send(StreamMessage(type: "pong"))
     default:
@@ -90,11 +95,12 @@ final class StreamSession: @unchecked Sendable {
   }
 
   private func subscribe(_ name: String, after: Int64?) {
+    if let channels = hub.flightStatus, FlightStatusChannels.handles(name) {
+      subscribeStatus(name, after: after, channels: channels)
+      return
+    }
     guard let definition = hub.definition(for: name) else {
-      fail(
-        .invalid(
-          "unknown_topic",
-          "unknown topic \"\(name)\": expected one of \(hub.topics.map(\.name).joined(separator: ", "))"), topic: name)
+      fail(.invalid("unknown_topic", "unknown topic \"\(name)\": expected one of \(hub.topicNames)"), topic: name)
       return
     }
     let user = lock.withLock { userID }
@@ -112,6 +118,19 @@ final class StreamSession: @unchecked Sendable {
         try catchUp(name)
         send(StreamMessage(type: "subscribed", topic: name, sequence: subscriptions[name]?.last ?? start))
       }
+    } catch {
+      fail(ServiceError(wrapping: error), topic: name)
+    }
+  }
+
+  /// Follows a flight-status topic: its channel sends the snapshot or the missed changes,
+  /// `subscribed`, then each change, straight to the socket (no sign-in needed).
+  private func subscribeStatus(_ name: String, after: Int64?, channels: FlightStatusChannels) {
+    lock.withLock { statusSubscriptions.removeValue(forKey: name) }?.cancel()
+    do {
+      let socket = socket
+      let subscription = try channels.subscribe(name: name, after: after) { socket.send($0) }
+      lock.withLock { statusSubscriptions[name] = subscription }
     } catch {
       fail(ServiceError(wrapping: error), topic: name)
     }
