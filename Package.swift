@@ -95,7 +95,7 @@ targets += library("CommonTesting", ["Common", "CommonUI", "Reactive"], testDepe
 
 // MARK: - Features (each imports Common, CommonUI and Reactive only)
 
-for feature in ["Booking", "Hotel", "CarRental", "Account"] {
+for feature in ["Booking", "Hotel", "CarRental", "Account", "Agency"] {
   targets += library(
     feature, ["Common", "CommonUI", "Reactive"],
     testDependencies: ["CommonTesting", "Common", "CommonUI", "Reactive"], snapshots: true
@@ -117,6 +117,7 @@ let apps = [
   App(
     name: "AccountApp", product: "account",
     dependencies: ["Account", "Backend", "Barcodes", "Common", "CommonUI", "Remote"]),
+  App(name: "AgencyApp", product: "travel-agent", dependencies: ["Agency", "Backend", "Common", "CommonUI", "Remote"]),
   App(name: "ServerApp", product: "travel-server", dependencies: ["Server", "Common"]),
 ]
 targets += apps.map(\.target)
@@ -126,7 +127,9 @@ targets += apps.map(\.target)
 targets.append(
   .executableTarget(
     name: "TravelBenchmarks",
-    dependencies: ["Backend", "Barcodes", "Booking", "Common", "CommonTesting", "CommonUI", "Reactive"],
+    dependencies: [
+      "Backend", "Barcodes", "Booking", "Common", "CommonTesting", "CommonUI", "Reactive", "Server", "Transport",
+    ],
     path: "Scripts/Benchmarks",
     swiftSettings: settings))
 

@@ -26,6 +26,8 @@ let tool = CommandLineTool(
     let session =
       try RemoteWiring(context)?.accountSession()
       ?? BackendServices.accountSession(dataDirectory: context.dataDirectory)
-    return [try AccountScreens.feature(context: context, environment: environment, session: session)]
+    return [try AccountScreens.feature(context: context, environment: environment, session: session)].withChat(
+      try RemoteWiring(context)?.chatService ?? BackendServices(dataDirectory: context.dataDirectory).chatService,
+      dataDirectory: context.dataDirectory, session: session)
   }, travellerLanguage: BackendServices.travellerLanguage)
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -27,6 +27,8 @@ let tool = CommandLineTool(
     let session =
       try RemoteWiring(context)?.accountSession()
       ?? BackendServices.accountSession(dataDirectory: context.dataDirectory)
-    return [try BookingScreens.feature(services: services, session: session, context: context)]
+    return [try BookingScreens.feature(services: services, session: session, context: context)].withChat(
+      try RemoteWiring(context)?.chatService ?? BackendServices(dataDirectory: context.dataDirectory).chatService,
+      dataDirectory: context.dataDirectory, session: session)
   }, travellerLanguage: BackendServices.travellerLanguage)
 exit(tool.run(arguments: Array(CommandLine.arguments.dropFirst())))

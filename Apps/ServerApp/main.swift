@@ -18,7 +18,8 @@ let root = Command(
     .option("tls-cert", "FILE", help: "PEM certificate: serve HTTPS/WSS (with --tls-key)."),
     .option("tls-key", "FILE", help: "PEM private key of --tls-cert."),
   ],
-  examples: ["", "--listen 127.0.0.1:9090 --data-dir /tmp/travel-server"],
+  examples: ["", "--listen 127.0.0.1:9090 --data-dir /tmp/travel-server", "agents add --email grace@agency.example"],
+  subcommands: [AgentCommands.group],
   action: { invocation in
     let configuration = try ServerCommandLine.configuration(invocation)
     let server = try TravelServer(configuration: configuration)

@@ -55,6 +55,10 @@ let cars = CarRentalCommands.root(environment: carEnvironment)
 let account = AccountCommands.root(environment: accountEnvironment)
   .renamed("account", summary: "Sign up, sign in, profile, preferences, cards.")
 
+// The chat with a travel agent: `travel chat …` and the sheet over every tab (Ctrl-T).
+let chat: ChatCommands.Factory = { context in
+  try RemoteWiring(context)?.chatService ?? BackendServices(dataDirectory: context.dataDirectory).chatService
+}
 let root = Command(
   name: "travel",
   summary: "A travel app: flights, hotels, rental cars, your account and trips.",
@@ -62,6 +66,7 @@ let root = Command(
     flights, hotels, cars, account,
     AccountCommands.trips(environment: accountEnvironment)
       .renamed("trips", summary: "Your trips: list, show, cancel, export, check in, boarding passes."),
+    ChatCommands.group(service: chat),
   ]
 )
 // No command on a terminal: the interactive app, one tab per feature, opening on Flights.
@@ -74,7 +79,7 @@ let app = root.openingInteractiveApp { context in
     try HotelScreens.feature(environment: hotelEnvironment, context: context, session: session),
     try CarRentalScreens.feature(environment: carEnvironment, context: context, session: session),
     try AccountScreens.feature(context: context, environment: accountEnvironment, session: session),
-  ]
+  ].withChat(try chat(context), dataDirectory: context.dataDirectory, session: session)
 }
 exit(
   CommandLineTool(root: app, travellerLanguage: BackendServices.travellerLanguage).run(

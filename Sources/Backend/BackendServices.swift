@@ -13,6 +13,7 @@ public final class BackendServices: Sendable {
     CoreSchema.migrations + HotelStore.migrations + CarRentalSchema.migrations + FlightSchema.migrations
     + EventLog.migrations
     + CheckInSchema.migrations
+    + ChatSchema.migrations
 
   /// The connection the services share (serialised; see ``Database``).
   public let database: Database
@@ -28,6 +29,10 @@ public final class BackendServices: Sendable {
   public let events: EventLog
   /// Signs and verifies boarding passes (key `boarding-pass-key.pem`, made on first use).
   public let boardingPassSigner: BoardingPassSigner
+  /// Travel agents: their accounts and sessions (``AgentAccounts``).
+  public let agents: AgentAccounts
+  /// The chat with the agency (``ChatStore``).
+  public let chat: ChatStore
   private let environment: BackendEnvironment
 
   /// The services over `dataDirectory/travel.sqlite3`, opened for reading; the store (and the
@@ -51,6 +56,8 @@ public final class BackendServices: Sendable {
     cards = PaymentCards(database: database, accounts: accounts, vault: vault, environment: environment)
     gateway = PaymentGateway(vault: vault, environment: environment)
     ledger = ReservationLedger(database: database, accounts: accounts, gateway: gateway, environment: environment)
+    agents = AgentAccounts(database: database, environment: environment)
+    chat = ChatStore(database: database, accounts: accounts, agents: agents, events: events, environment: environment)
     ledger.register(.hotel, cancellation: HotelStore.cancellationPolicy)
     ledger.register(.car, cancellation: SQLiteCarRentals.cancellation)
     ledger.register(.flight, cancellation: SQLiteFlightSeats.cancellation)
@@ -60,6 +67,10 @@ public final class BackendServices: Sendable {
   public var accountService: any AccountService { accounts }
   /// The payment card service.
   public var cardService: any PaymentCardService { cards }
+  /// The traveller's side of the chat with the agency.
+  public var chatService: any ChatService { chat }
+  /// The agents' side: queue, take, reply, close, the traveller's trips (read only).
+  public var agentConsoleService: any AgentConsoleService { StoreAgentConsole(store: chat) }
   /// Trips: every kind of reservation.
   public var reservationService: any ReservationService { ledger }
 

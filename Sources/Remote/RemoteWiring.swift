@@ -27,6 +27,14 @@ public struct RemoteWiring: Sendable {
   public var flights: RemoteFlights { RemoteFlights(api: api) }
   public var hotels: RemoteHotels { RemoteHotels(api: api) }
   public var cars: RemoteCars { RemoteCars(api: api) }
+  /// The traveller's chat with the agency, live over its own stream connection.
+  public var chat: RemoteChat { RemoteChat(api: api, live: RemoteLiveUpdates(server: api.server)) }
+  /// ``chat`` as the protocol, for `RemoteWiring(context)?.chatService ?? …` in the apps.
+  public var chatService: any ChatService { chat }
+  /// The agents' console, live over its own stream connection.
+  public var agentConsole: RemoteAgentConsole {
+    RemoteAgentConsole(api: api, live: RemoteLiveUpdates(server: api.server))
+  }
 
   /// Live flight status of the server (snapshots over HTTP, changes over `/v1/stream`), with
   /// `clock` as this app's clock (its "today"); the server's clock makes the changes happen.

@@ -88,8 +88,8 @@ public final class TravelServer: Sendable {
       dataDirectory: configuration.dataDirectory, environment: configuration.backendEnvironment)
     let status = configuration.flightStatus
     let hub = try StreamHub(
-      feed: backend.events, topics: configuration.topics, pollInterval: configuration.feedPollInterval,
-      flightStatus: status.map { FlightStatusChannels(service: $0) })
+      feed: backend.events, topics: configuration.topics + ChatEndpoints.topics(backend),
+      pollInterval: configuration.feedPollInterval, flightStatus: status.map { FlightStatusChannels(service: $0) })
     self.hub = hub
     let signIns = SignInLimiter(
       perAddress: configuration.signInsPerAddress, perEmail: configuration.signInsPerEmail,
@@ -108,7 +108,11 @@ public final class TravelServer: Sendable {
     transport.tlsKey = configuration.tlsKey
     transport.webSocketPaths.insert(Self.streamPath)
     let routes = HTTPServer.Routes(
-      http: { request in Self.answer(request, router: router, backend: backend, state: state) },
+      http: { request in
+        let response = Self.answer(request, router: router, backend: backend, state: state)
+        if request.method != "GET", response.status < 300 { hub.nudge() }
+        return response
+      },
       rejection: { _, rejection in Self.reject(rejection) },
       webSocket: { socket in StreamSession(socket: socket, hub: hub, backend: backend).start() },
       completed: { request, response, seconds in
@@ -165,7 +169,15 @@ public final class TravelServer: Sendable {
       do {
         let call = Call(request: request, parameters: parameters)
         // A dead session is 401 before anything else is judged (a malformed body, an unknown id).
-        if route.authenticated { _ = try backend.accounts.session(token: try call.token()) }
+        // The agents' routes take an agent's token (a role apart), every other one a traveller's.
+        if route.authenticated {
+          let token = try call.token()
+          if route.pattern.hasPrefix(ChatEndpoints.agentPrefix) {
+            _ = try backend.services.agents.agentID(token: token)
+          } else {
+            _ = try backend.accounts.session(token: token)
+          }
+        }
         let reply = try route.handler(call)
         return HTTPResponse(status: reply.status, headers: reply.headers, body: reply.body)
       } catch {

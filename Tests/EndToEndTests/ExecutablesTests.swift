@@ -4,7 +4,7 @@ import Testing
 
 /// Runs each built product as a user would.
 @Suite struct ExecutablesTests {
-  static let products = ["travel", "booking", "hotel", "car-rental", "account"]
+  static let products = ["travel", "booking", "hotel", "car-rental", "account", "travel-agent"]
 
   @Test(arguments: products)
   func help_printsUsageAndExitsZero(product: String) throws {

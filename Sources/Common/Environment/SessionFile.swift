@@ -19,9 +19,14 @@ public struct SessionFile: Sendable {
   /// The path of the file.
   public let url: URL
 
-  /// The session file of `dataDirectory` (nothing is touched on disk).
-  public init(dataDirectory: URL) {
-    url = dataDirectory.appendingPathComponent(Self.fileName, isDirectory: false)
+  /// The file in which `travel-agent` keeps the signed-in agent's token (a role apart: the
+  /// traveller's and the agent's sessions never share a file).
+  public static let agentFileName = "agent-session"
+
+  /// The session file of `dataDirectory` (nothing is touched on disk); `fileName` is
+  /// ``fileName`` for travellers, ``agentFileName`` for agents.
+  public init(dataDirectory: URL, fileName: String = SessionFile.fileName) {
+    url = dataDirectory.appendingPathComponent(fileName, isDirectory: false)
   }
 
   /// The saved token, or nil when nobody is signed in (no file, or an empty one).

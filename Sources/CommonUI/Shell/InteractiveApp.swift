@@ -49,6 +49,11 @@ public final class InteractiveApp {
   public var noticeScheduler: AnySchedulerOf<DispatchQueue> = .main
   private var noticeGeneration = 0
   public private(set) var isShowingHelp = false
+  /// The shared views the apps attached (``attach(_:)``), and the one open, if any.
+  public private(set) var overlays: [any AppOverlay] = []
+  public private(set) var openOverlay: (any AppOverlay)?
+  /// The overlays' badges, shown in the header on every tab.
+  private var badges: [ObjectIdentifier: String] = [:]
   /// Set when the app quit: 0 for `q` or a ``Navigation/quit``, 130 for Ctrl-C.
   public private(set) var exitStatus: Int32?
 
@@ -138,6 +143,27 @@ public final class InteractiveApp {
         self.setNeedsDisplay()
       }
     }
+    setNeedsDisplay()
+  }
+
+  /// Attaches a shared view opened by its key over any tab (see ``AppOverlay``).
+  public func attach(_ overlay: any AppOverlay) {
+    overlays.append(overlay)
+    let id = ObjectIdentifier(overlay)
+    overlay.changes.sink { [weak self] _ in self?.setNeedsDisplay() }.store(in: &appSubscriptions)
+    overlay.badge.sink { [weak self] text in
+      self?.onMain {
+        self?.badges[id] = text
+        self?.setNeedsDisplay()
+      }
+    }.store(in: &appSubscriptions)
+  }
+
+  /// Opens `overlay` (closing another one that is open), or closes it with nil.
+  public func show(overlay: (any AppOverlay)?) {
+    if let open = openOverlay, open !== overlay { open.setOpen(false) }
+    openOverlay = overlay
+    overlay?.setOpen(true)
     setNeedsDisplay()
   }
 
@@ -245,6 +271,14 @@ public final class InteractiveApp {
       isShowingHelp = false
       return
     }
+    if let overlay = openOverlay {
+      if overlay.handle(key) == .ignored, key == .escape || key == overlay.key { show(overlay: nil) }
+      return
+    }
+    if let overlay = overlays.first(where: { $0.key == key }) {
+      show(overlay: overlay)
+      return
+    }
     let screen = currentScreen
     if screen.handle(key) == .handled { return }
     let editing = screen.isEditingText
@@ -332,6 +366,7 @@ public final class InteractiveApp {
     renderHeader(in: rows[0], into: &buffer)
     currentScreen.render(in: rows[1].inset(horizontal: 1), into: &buffer)
     renderFooter(in: rows[2], into: &buffer)
+    if let openOverlay { openOverlay.render(in: rows[1], into: &buffer) }
     if isShowingHelp { renderHelp(in: rows[1], into: &buffer) }
     if let alert { Alert(alert).render(in: area, into: &buffer) }
     return buffer
@@ -362,6 +397,8 @@ public final class InteractiveApp {
       buffer.write(text, x: area.right - width, y: area.y, maxWidth: width, style: theme.selection.adding(.bold))
       return
     }
+    let badgeText = overlays.compactMap { badges[ObjectIdentifier($0)] }
+    let status = (badgeText + [self.status].compactMap { $0 }).joined(separator: " · ").nilIfEmpty
     let statusWidth = status.map { DisplayWidth.of($0) + 2 } ?? 0
     x += buffer.write(Line(spans), x: x, y: area.y, maxWidth: max(0, area.width - (x - area.x) - statusWidth))
     if let status {
@@ -375,8 +412,11 @@ public final class InteractiveApp {
   /// screen pushed over another — is left out when the screen's hints already name Esc ("Esc
   /// close list": one Esc hint, the one that applies).
   public var footerHints: [KeyHint] {
+    if let openOverlay {
+      return openOverlay.keyHints + [KeyHint("Esc", "close"), KeyHint("Ctrl-C", "quit")]
+    }
     let screen = currentScreen
-    var hints = screen.keyHints
+    var hints = screen.keyHints + overlays.map(\.hint)
     let screenNamesEsc = hints.contains { $0.keys.split(separator: " ").contains("Esc") }
     if !screenNamesEsc {
       if screen.isEditingText {
@@ -408,7 +448,7 @@ public final class InteractiveApp {
   }
 
   private func renderHelp(in area: Rect, into buffer: inout Buffer) {
-    var hints = currentScreen.keyHints
+    var hints = openOverlay?.keyHints ?? (currentScreen.keyHints + overlays.map(\.hint))
     hints += [
       KeyHint("Esc", "leave a field, go back (never quits)"), KeyHint("q", "quit (when not typing)"),
       KeyHint("Ctrl-C", "quit, always"), KeyHint("Ctrl-Z", "suspend (fg to return)"),
@@ -429,6 +469,10 @@ public final class InteractiveApp {
         "any key closes", x: inner.x, y: inner.y + hints.count + 1, maxWidth: inner.width, style: theme.muted)
     }
   }
+}
+
+extension String {
+  fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
 
 /// Carries a value across a `@Sendable` boundary when the code guarantees it is used on one

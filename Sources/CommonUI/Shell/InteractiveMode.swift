@@ -14,6 +14,9 @@ public struct InteractiveFeature {
   public var appearance: AnyPublisher<Appearance, Never>?
   /// One-line notices shown in the header for a moment, whatever tab is open.
   public var notices: AnyPublisher<Notice, Never>?
+  /// Shared views opened by a key over every tab (the chat sheet), attached by the apps
+  /// (`withChat(…)`); features never set them.
+  public var overlays: [any AppOverlay] = []
 
   public init(
     tab: AppTab, status: AnyPublisher<String?, Never>? = nil, appearance: AnyPublisher<Appearance, Never>? = nil,
@@ -69,6 +72,7 @@ extension InteractiveApp {
       app.follow(appearance: appearance, useColor: useColor)
     }
     for notices in features.compactMap(\.notices) { app.follow(notices: notices) }
+    for overlay in features.flatMap(\.overlays) { app.attach(overlay) }
     return app
   }
 }

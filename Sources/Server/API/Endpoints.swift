@@ -15,6 +15,7 @@ enum Endpoints {
     flights(&router, backend)
     hotels(&router, backend)
     cars(&router, backend)
+    ChatEndpoints.add(&router, backend, signIns)
     router.add("GET", "/v1/openapi.json", auth: false, "This API as an OpenAPI 3.1 document.") { _ in
       Reply(status: 200, body: openAPI())
     }

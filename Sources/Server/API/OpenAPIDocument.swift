@@ -57,7 +57,7 @@ enum OpenAPIDocument {
     var paths: [String: [String: Any]] = [:]
     for route in routes {
       let key = "\(route.method) \(route.pattern)"
-      let shape = shapes[key] ?? (nil, 200, "Any")
+      let shape = shapes[key] ?? ChatEndpoints.shapes[key] ?? (nil, 200, "Any")
       var operation: [String: Any] = [
         "summary": route.summary,
         "operationId": operationID(route),
@@ -104,7 +104,7 @@ enum OpenAPIDocument {
       "paths": paths,
       "components": [
         "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"]],
-        "schemas": OpenAPISchemas.all,
+        "schemas": OpenAPISchemas.all.merging(ChatEndpoints.schemas) { first, _ in first },
       ],
     ]
   }

@@ -19,14 +19,19 @@ public struct TopicDefinition: Sendable {
   /// The feed topic of a subscription to `publicName` by `userID` (nil when not signed in).
   /// - Throws: ``ServiceError`` (`invalid_topic`) for a name the topic does not accept.
   public var feedTopic: @Sendable (_ publicName: String, _ userID: Int64?) throws -> String
+  /// The feed topic of a subscription by the travel agent `agentID` (a connection authenticated
+  /// with an agent's token); nil: agents cannot follow it (`not_signed_in`).
+  public var agentFeedTopic: (@Sendable (_ publicName: String, _ agentID: Int64) throws -> String)?
 
   public init(
     name: String, requiresAuthentication: Bool,
-    feedTopic: @escaping @Sendable (_ publicName: String, _ userID: Int64?) throws -> String
+    feedTopic: @escaping @Sendable (_ publicName: String, _ userID: Int64?) throws -> String,
+    agentFeedTopic: (@Sendable (_ publicName: String, _ agentID: Int64) throws -> String)? = nil
   ) {
     self.name = name
     self.requiresAuthentication = requiresAuthentication
     self.feedTopic = feedTopic
+    self.agentFeedTopic = agentFeedTopic
   }
 
   /// `trips`: the signed-in traveller's reservations (`reservation.booked`,
@@ -58,6 +63,7 @@ final class StreamHub: @unchecked Sendable {
   private var cursor: Int64 = 0
   private var stopped = false
   private let done = DispatchSemaphore(value: 0)
+  private let wake = DispatchSemaphore(value: 0)
 
   init(
     feed: any EventFeed, topics: [TopicDefinition], pollInterval: TimeInterval,
@@ -107,10 +113,14 @@ final class StreamHub: @unchecked Sendable {
   private func run() {
     while !lock.withLock({ stopped }) {
       poll()
-      Thread.sleep(forTimeInterval: pollInterval)
+      _ = wake.wait(timeout: .now() + pollInterval)
     }
     done.signal()
   }
+
+  /// Reads the feed now instead of at the next poll: this server just committed a change (so its
+  /// own clients' events go out at once; other writers' are seen at the next poll).
+  func nudge() { wake.signal() }
 
   private func poll() {
     while true {

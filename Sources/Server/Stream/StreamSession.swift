@@ -14,6 +14,8 @@ final class StreamSession: @unchecked Sendable {
   private let backend: ServerBackend
   private let lock = NSLock()
   private var userID: Int64?
+  /// Set instead of `userID` when the connection authenticated with a travel agent's token.
+  private var agentID: Int64?
   /// Public topic name → (feed topic, last sequence sent).
   private var subscriptions: [String: (feedTopic: String, last: Int64)] = [:]
   /// Public topic name → the subscription to a flight-status channel (``FlightStatusChannels``).
@@ -85,8 +87,14 @@ final class StreamSession: @unchecked Sendable {
 
   private func authenticate(_ token: String) {
     do {
-      let id = try backend.userID(token: token)
-      lock.withLock { userID = id }
+      do {
+        let id = try backend.userID(token: token)
+        lock.withLock { (userID, agentID) = (id, nil) }
+      } catch let error as ServiceError where error.kind == .unauthenticated {
+        // Not a traveller's token: an agent's (a role apart), or the traveller's error.
+        guard let id = try? backend.services.agents.agentID(token: token) else { throw error }
+        lock.withLock { (userID, agentID) = (nil, id) }
+      }
       send(StreamMessage(type: "authenticated"))
     } catch {
       fail(ServiceError(wrapping: error))
@@ -103,13 +111,19 @@ final class StreamSession: @unchecked Sendable {
       fail(.invalid("unknown_topic", "unknown topic \"\(name)\": expected one of \(hub.topicNames)"), topic: name)
       return
     }
-    let user = lock.withLock { userID }
-    if definition.requiresAuthentication && user == nil {
+    let (user, agent) = lock.withLock { (userID, agentID) }
+    if definition.requiresAuthentication && user == nil && agent == nil {
       fail(ServiceError.notSignedIn, topic: name)
       return
     }
     do {
-      let feedTopic = try definition.feedTopic(name, user)
+      let feedTopic: String
+      if let agent {
+        guard let agentFeedTopic = definition.agentFeedTopic else { throw ServiceError.notSignedIn }
+        feedTopic = try agentFeedTopic(name, agent)
+      } else {
+        feedTopic = try definition.feedTopic(name, user)
+      }
       try lock.withLock {
         if let old = subscriptions[name] { hub.remove(self, from: old.feedTopic) }
         let start = try after.map { max(0, $0) } ?? hub.feed.latestSequence(topic: feedTopic)
