@@ -1,8 +1,9 @@
-import enum Common.ConnectionStatus
 import CommonTesting
 import Foundation
 import Reactive
 import Testing
+
+import enum Common.ConnectionStatus
 
 @testable import CommonUI
 
