@@ -11,13 +11,13 @@ import Remote
 let environment: AccountEnvironment.Factory = { context in
   if let remote = RemoteWiring(context) {
     return AccountEnvironment(
-      accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts,
-      flightStatus: remote.flightStatus(clock: context.clock))
+      accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts, checkIn: remote.checkIn,
+      barcodes: ZintRenderer(), live: remote.live, flightStatus: remote.flightStatus(clock: context.clock))
   }
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService,
-    checkIn: backend.checkInService, barcodes: ZintRenderer(),
+    checkIn: backend.checkInService, barcodes: ZintRenderer(), live: StoreLiveUpdates(services: backend),
     flightStatus: try FlightsWiring.status(context: context))
 }
 let root = AccountCommands.root(name: "account", environment: environment)

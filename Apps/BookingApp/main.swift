@@ -20,7 +20,10 @@ let services = BookingServices(
     if let remote = RemoteWiring(context) { return remote.flightStatus(clock: context.clock) }
     return try FlightsWiring.status(context: context)
   },
-  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
+  checkIn: { context -> any CheckInService in
+    if let remote = RemoteWiring(context) { return remote.checkIn }
+    return try BackendServices(dataDirectory: context.dataDirectory).checkInService
+  }, barcodeScanner: ZXingScanner())
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in

@@ -19,13 +19,13 @@ let hotelEnvironment = HotelEnvironment(service: { context -> any HotelService i
 let accountEnvironment: AccountEnvironment.Factory = { context in
   if let remote = RemoteWiring(context) {
     return AccountEnvironment(
-      accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts,
-      flightStatus: remote.flightStatus(clock: context.clock))
+      accounts: remote.accounts, cards: remote.accounts, reservations: remote.accounts, checkIn: remote.checkIn,
+      barcodes: ZintRenderer(), live: remote.live, flightStatus: remote.flightStatus(clock: context.clock))
   }
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService,
-    checkIn: backend.checkInService, barcodes: ZintRenderer(),
+    checkIn: backend.checkInService, barcodes: ZintRenderer(), live: StoreLiveUpdates(services: backend),
     flightStatus: try FlightsWiring.status(context: context))
 }
 
@@ -42,7 +42,10 @@ let flightServices = BookingServices(
     if let remote = RemoteWiring(context) { return remote.flightStatus(clock: context.clock) }
     return try FlightsWiring.status(context: context)
   },
-  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
+  checkIn: { context -> any CheckInService in
+    if let remote = RemoteWiring(context) { return remote.checkIn }
+    return try BackendServices(dataDirectory: context.dataDirectory).checkInService
+  }, barcodeScanner: ZXingScanner())
 let flights = BookingCommands.root(services: flightServices)
   .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")

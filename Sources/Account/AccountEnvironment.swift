@@ -17,6 +17,9 @@ public struct AccountEnvironment: Sendable {
   public var checkIn: (any CheckInService)?
   /// Draws boarding-pass barcodes (terminal, PNG, SVG); nil when the app has none.
   public var barcodes: (any BarcodeRendering)?
+  /// Live events of the traveller's topics (the open Trips screen follows `trips`): the store's
+  /// change feed embedded, the server's `/v1/stream` remote; ``NoLiveUpdates`` when the app has none.
+  public var live: any LiveUpdates
   /// The current instant (card expiry checks, export stamps).
   public var now: @Sendable () -> Date
   /// The user's calendar and time zone: "today" for card expiry is a local date.
@@ -27,14 +30,15 @@ public struct AccountEnvironment: Sendable {
   public init(
     accounts: any AccountService, cards: any PaymentCardService, reservations: any ReservationService,
     checkIn: (any CheckInService)? = nil, barcodes: (any BarcodeRendering)? = nil,
-    now: @escaping @Sendable () -> Date = { Date() }, calendar: Calendar = .current,
-    flightStatus: (any FlightStatusService)? = nil
+    live: any LiveUpdates = NoLiveUpdates(), now: @escaping @Sendable () -> Date = { Date() },
+    calendar: Calendar = .current, flightStatus: (any FlightStatusService)? = nil
   ) {
     self.accounts = accounts
     self.cards = cards
     self.reservations = reservations
     self.checkIn = checkIn
     self.barcodes = barcodes
+    self.live = live
     self.now = now
     self.calendar = calendar
     self.flightStatus = flightStatus

@@ -161,8 +161,17 @@ enum SeatAndPassCommands {
             "not a valid boarding pass (\(mode.rawValue) reading): \(error.message)")
         }
         let service = try? services.checkIn?(invocation.context)
+        // Offline the pass still reads; a server named but not reachable is said, not glossed over.
+        let verified: PassVerificationResponse?
+        do {
+          verified = try service?.verify(PassVerificationRequest(bcbp: text))
+        } catch let error as ServiceError where error.code == "server_unreachable" {
+          throw error
+        } catch {
+          verified = nil
+        }
         let verification =
-          (try? service?.verify(PassVerificationRequest(bcbp: text)))
+          verified
           ?? PassVerificationResponse(
             signature: parsed.pass.securityType == nil ? .absent : .unknown,
             reason: parsed.pass.securityType == nil ? "the pass has no security data" : "no key to check it with")

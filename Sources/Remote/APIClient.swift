@@ -19,20 +19,47 @@ public struct APIClient: Sendable {
   public let server: URL
   /// The session's token for routes that need one (and searches that price for the traveller).
   public let token: @Sendable () -> String?
-  private let session: URLSession
+  let session: URLSession
   /// Seconds before a request is given up (then `server_unreachable`).
   public let timeout: TimeInterval
 
+  /// - Parameters:
+  ///   - timeout: seconds before a request is given up.
+  ///   - token: read at each call that needs it (the session file's token in the apps).
+  ///
+  /// Every client of the process with the same `timeout` shares one `URLSession` (``session(timeout:)``),
+  /// so their requests reuse its kept-alive connections: an app makes many clients (one per
+  /// service it wires), and a request on a new connection costs a TCP handshake and, the first
+  /// time in a process, libcurl's start-up.
   public init(server: URL, timeout: TimeInterval = 30, token: @escaping @Sendable () -> String? = { nil }) {
     self.server = server
     self.token = token
     self.timeout = timeout
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.timeoutIntervalForRequest = timeout
-    configuration.httpShouldSetCookies = false
-    configuration.urlCache = nil
-    configuration.httpMaximumConnectionsPerHost = 8
-    session = URLSession(configuration: configuration)
+    session = Self.session(timeout: timeout)
+  }
+
+  /// The process's `URLSession` for requests of `timeout` seconds: ephemeral (no cookies, no
+  /// cache, no credentials on disk), up to 8 kept-alive connections per server.
+  static func session(timeout: TimeInterval) -> URLSession { sessions.session(timeout: timeout) }
+
+  private static let sessions = Sessions()
+
+  private final class Sessions: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byTimeout: [TimeInterval: URLSession] = [:]
+    func session(timeout: TimeInterval) -> URLSession {
+      lock.withLock {
+        if let session = byTimeout[timeout] { return session }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.httpMaximumConnectionsPerHost = 8
+        let session = URLSession(configuration: configuration)
+        byTimeout[timeout] = session
+        return session
+      }
+    }
   }
 
   /// A request body: nothing, or a JSON document.

@@ -50,7 +50,36 @@ public final class RemoteLiveUpdates: LiveUpdates, @unchecked Sendable {
 
   deinit { stop() }
 
-  public var status: AnyPublisher<ConnectionStatus, Never> { statusSubject.eraseToAnyPublisher() }
+  /// The connection's state, the current one first. Subscribing keeps the connection up (as
+  /// ``start()``), so an app that shows the status knows whether the server is reachable even
+  /// before it follows a topic.
+  public var status: AnyPublisher<ConnectionStatus, Never> {
+    Deferred { [self] () -> CurrentValueSubject<ConnectionStatus, Never> in
+      start()
+      return statusSubject
+    }
+    .eraseToAnyPublisher()
+  }
+
+  /// The one client of `server` in this process (every part of an app shares its connection).
+  public static func shared(server: URL) -> RemoteLiveUpdates {
+    registry.client(of: server)
+  }
+
+  private static let registry = Registry()
+
+  private final class Registry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var clients: [String: RemoteLiveUpdates] = [:]
+    func client(of server: URL) -> RemoteLiveUpdates {
+      lock.withLock {
+        if let client = clients[server.absoluteString] { return client }
+        let client = RemoteLiveUpdates(server: server)
+        clients[server.absoluteString] = client
+        return client
+      }
+    }
+  }
 
   /// Keeps the connection up even with no topic followed (the interactive app, to show whether
   /// the server is reachable).
@@ -155,14 +184,18 @@ public final class RemoteLiveUpdates: LiveUpdates, @unchecked Sendable {
     case .text(let text):
       guard let message = StreamMessage.parse(text) else { return }
       receive(message)
-    case .closed:
+    case .closed(let code, _):
       let isCurrent = lock.withLock { () -> Bool in
         guard self.socket === socket else { return false }
         self.socket = nil
         socketEvents = nil
         return true
       }
-      if isCurrent { scheduleReconnect(reason: "connection lost") }
+      // 4401: the server is there but refused the token (signed out, expired): not "unreachable";
+      // the session notices on its own, and a new token resubscribes.
+      if isCurrent {
+        scheduleReconnect(reason: "connection lost", reachable: code == StreamMessage.unauthorizedCloseCode)
+      }
     }
   }
 
@@ -188,7 +221,7 @@ public final class RemoteLiveUpdates: LiveUpdates, @unchecked Sendable {
     }
   }
 
-  private func scheduleReconnect(reason: String) {
+  private func scheduleReconnect(reason: String, reachable: Bool = false) {
     let delay = lock.withLock { () -> TimeInterval? in
       guard !stopped, keepConnected || !topics.isEmpty else { return nil }
       let base = min(maxDelay, firstDelay * pow(2, Double(attempt)))
@@ -197,7 +230,7 @@ public final class RemoteLiveUpdates: LiveUpdates, @unchecked Sendable {
       return base * Double.random(in: 0.8...1.2)
     }
     guard let delay else { return }
-    statusSubject.send(.unreachable(server: server.absoluteString, retryIn: delay))
+    if !reachable { statusSubject.send(.unreachable(server: server.absoluteString, retryIn: delay)) }
     DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
       guard let self else { return }
       lock.withLock { reconnectPending = false }

@@ -35,6 +35,10 @@ public struct RemoteWiring: Sendable {
   public var agentConsole: RemoteAgentConsole {
     RemoteAgentConsole(api: api, live: RemoteLiveUpdates(server: api.server))
   }
+  public var checkIn: RemoteCheckIn { RemoteCheckIn(api: api) }
+  /// The process's one live channel to this server (`/v1/stream`): the open Trips screen's
+  /// `trips` topic, and the connection state the header shows.
+  public var live: RemoteLiveUpdates { RemoteLiveUpdates.shared(server: api.server) }
 
   /// Live flight status of the server (snapshots over HTTP, changes over `/v1/stream`), with
   /// `clock` as this app's clock (its "today"); the server's clock makes the changes happen.
@@ -63,12 +67,15 @@ public struct RemoteWiring: Sendable {
   /// session file's ``SessionFile/stamp()`` (a sign-in or sign-out by another process on the same
   /// data directory shows within ``AccountSession/pollInterval``); the server is not asked at each
   /// poll — cards or a profile changed from another machine show at the next ``AccountSession/refresh()``.
+  /// Its ``AccountSession/connection`` is ``live``'s status (the header says when the server cannot
+  /// be reached and when it is back; the account is read again then).
   public func accountSession() -> AccountSession {
     var account = bookingAccount
     let file = SessionFile(dataDirectory: dataDirectory)
     account.revision = { file.stamp() }
     let queue = DispatchQueue(label: "travel.account-session", qos: .userInitiated).eraseToAnyScheduler()
     return AccountSession(
-      account: account, mainQueue: DispatchQueue.main.eraseToAnyScheduler(), workQueue: queue, watchQueue: queue)
+      account: account, mainQueue: DispatchQueue.main.eraseToAnyScheduler(), workQueue: queue, watchQueue: queue,
+      connection: live.status)
   }
 }

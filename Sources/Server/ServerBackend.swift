@@ -17,6 +17,8 @@ final class ServerBackend: Sendable {
   let flights: FlightEngine
   let flightBooking: FlightBookingEngine
   let cars: CarRentalEngine
+  /// Check-in, seats and boarding passes (one instance: it reads the reference data once).
+  let checkIn: any CheckInService
   private let hotelEngines = HotelEngines()
 
   init(dataDirectory: URL, environment: BackendEnvironment) throws {
@@ -29,6 +31,7 @@ final class ServerBackend: Sendable {
       seats: SQLiteFlightSeats(database: services.database), defaultCurrency: preferred)
     flightBooking = FlightBookingEngine(engine: flights, ledger: services.ledger)
     cars = try CarRentalWiring.service(services: services, token: { RequestScope.token })
+    checkIn = services.checkInService
     _ = try hotels()
   }
 

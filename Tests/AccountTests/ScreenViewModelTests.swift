@@ -212,3 +212,91 @@ import Testing
     #expect(viewModel.trips.map(\.status) == [.confirmed, .cancelled])
   }
 }
+
+/// A ``LiveUpdates`` the test drives: one subject per topic, and who subscribed with which token.
+final class ControlledLiveUpdates: LiveUpdates, @unchecked Sendable {
+  private let lock = NSLock()
+  private var subjects: [String: PassthroughSubject<TopicEvent, Never>] = [:]
+  private(set) var subscriptions: [(topic: String, token: String)] = []
+  private(set) var cancellations = 0
+  private var sequence: Int64 = 0
+
+  func events(topic: String, token: String) -> AnyPublisher<TopicEvent, Never> {
+    let subject = lock.withLock { () -> PassthroughSubject<TopicEvent, Never> in
+      subscriptions.append((topic, token))
+      if let subject = subjects[topic] { return subject }
+      let subject = PassthroughSubject<TopicEvent, Never>()
+      subjects[topic] = subject
+      return subject
+    }
+    return subject.handleEvents(receiveCancel: { [weak self] in self?.lock.withLock { self?.cancellations += 1 } })
+      .eraseToAnyPublisher()
+  }
+
+  var status: AnyPublisher<ConnectionStatus, Never> { Just(.embedded).eraseToAnyPublisher() }
+
+  /// Sends `type` with `{"reservation": reservation}` (or no data) on `topic`, as the store or the server would.
+  func send(_ type: String, _ reservation: Reservation?, topic: String = "trips") throws {
+    let data: JSONValue =
+      try reservation.map {
+        try JSONDecoder().decode(JSONValue.self, from: API.makeEncoder().encode(["reservation": $0]))
+      } ?? .null
+    let (subject, number) = lock.withLock { () -> (PassthroughSubject<TopicEvent, Never>?, Int64) in
+      sequence += 1
+      return (subjects[topic], sequence)
+    }
+    subject?.send(TopicEvent(topic: topic, sequence: number, type: type, data: data))
+  }
+}
+
+@Suite struct TripsLiveTests {
+  @Test func bookingsAndCancellationsMadeElsewhere_showWithoutReopening() throws {
+    let services = InMemoryServices()
+    let token = try services.signedInAda()
+    let live = ControlledLiveUpdates()
+    var environment = services.accountEnvironment()
+    environment.live = live
+    let scheduler = DispatchQueue.test
+    var viewModel: TripsViewModel? = TripsViewModel(
+      client: AccountClient(environment: environment, scheduler: scheduler.eraseToAnyScheduler()), token: token)
+    let older = services.addReservation(
+      email: "ada@example.com", summary: "SFO → JFK", createdAt: Date(timeIntervalSince1970: 1_790_000_000))
+    viewModel?.viewAppeared()
+    scheduler.advance()
+    #expect(viewModel?.trips.map(\.id) == [older.id])
+    #expect(live.subscriptions.map(\.topic) == ["trips"] && live.subscriptions.map(\.token) == [token])
+
+    // Another terminal books: its event puts the trip first, no reload asked for.
+    let booked = services.addReservation(
+      email: "ada@example.com", kind: .hotel, summary: "Hotel Nord",
+      createdAt: Date(timeIntervalSince1970: 1_795_000_000))
+    try live.send("reservation.booked", booked)
+    #expect(viewModel?.trips.map(\.id) == [older.id], "delivered on the client's scheduler")
+    scheduler.advance()
+    #expect(viewModel?.trips.map(\.id) == [booked.id, older.id])
+    #expect(viewModel?.isBusy == false)
+
+    // Another terminal cancels the trip shown: the list and the selection follow.
+    viewModel?.tripSelected(id: older.id)
+    scheduler.advance()
+    let cancelled = try services.cancelReservation(id: older.id, token: token, accepting: nil)
+    try live.send("reservation.cancelled", cancelled)
+    scheduler.advance()
+    #expect(viewModel?.trips.map(\.status) == [.confirmed, .cancelled])
+    #expect(viewModel?.selected?.status == .cancelled)
+
+    // An event without a reservation reads the list again.
+    let third = services.addReservation(
+      email: "ada@example.com", kind: .car, summary: "Car", createdAt: Date(timeIntervalSince1970: 1_796_000_000))
+    try live.send("reservation.booked", nil)
+    scheduler.advance()
+    #expect(viewModel?.trips.map(\.id) == [third.id, booked.id, older.id])
+
+    // Appearing again does not subscribe twice; the screen gone, the subscription ends.
+    viewModel?.viewAppeared()
+    scheduler.advance()
+    #expect(live.subscriptions.count == 1)
+    viewModel = nil
+    #expect(live.cancellations == 1)
+  }
+}

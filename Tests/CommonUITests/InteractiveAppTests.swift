@@ -3,6 +3,8 @@ import Foundation
 import Reactive
 import Testing
 
+import enum Common.ConnectionStatus
+
 @testable import CommonUI
 
 /// A screen for the shell's tests: shows its title and the keys it got, optionally edits text,
@@ -136,6 +138,42 @@ final class ManualScheduler: @unchecked Sendable {
     app.displayNow()
     #expect(app.notice == nil)
     #expect(backend.text.split(separator: "\n")[0].contains("Welcome, Ada Lovelace"))
+  }
+
+  @Test func connection_unreachableStaysInTheHeader_untilBack_thenSaysSo() throws {
+    let app = makeApp()
+    app.status = "Welcome, Ada Lovelace"
+    let clock = DispatchQueue.test
+    app.noticeScheduler = clock.eraseToAnyScheduler()
+    let connection = PassthroughSubject<ConnectionStatus, Never>()
+    app.follow(connection: connection.eraseToAnyPublisher())
+    func header() -> String {
+      scheduler.runAll()
+      app.displayNow()
+      return String(backend.text.split(separator: "\n")[0])
+    }
+    // The first connection says nothing.
+    connection.send(.connecting)
+    connection.send(.connected)
+    #expect(header().contains("Welcome, Ada Lovelace"))
+    // Down: said until it is back, whatever the time, a passing notice over it meanwhile.
+    connection.send(.unreachable(server: "http://127.0.0.1:8080", retryIn: 0.5))
+    #expect(header().contains("Cannot reach 127.0.0.1:8080, retrying"))
+    connection.send(.connecting)
+    connection.send(.unreachable(server: "http://127.0.0.1:8080", retryIn: 1))
+    clock.advance(by: .seconds(60))
+    #expect(header().contains("Cannot reach 127.0.0.1:8080, retrying"))
+    app.show(Notice("LH 400 to JFK: gate changed to B44"))
+    #expect(header().contains("gate changed to B44"))
+    clock.advance(by: .seconds(9))
+    #expect(header().contains("Cannot reach 127.0.0.1:8080, retrying"))
+    // Back: said for a moment, then the status again.
+    connection.send(.connecting)
+    connection.send(.connected)
+    #expect(header().contains("Connected to 127.0.0.1:8080 again"))
+    #expect(app.connectionNotice == nil)
+    clock.advance(by: .seconds(9))
+    #expect(header().contains("Welcome, Ada Lovelace"))
   }
 
   @Test func q_quitsUnlessTyping_ctrlCAlwaysQuits() {

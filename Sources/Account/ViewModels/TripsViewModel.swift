@@ -14,6 +14,11 @@ import Reactive
 /// for the view to show.
 /// ``liveFlights``: the booked flights (of trips still confirmed) with their live status, by
 /// scheduled departure, when the environment has a ``AccountEnvironment/flightStatus``.
+///
+/// Live: from ``viewAppeared()`` on, the model follows the environment's ``LiveUpdates`` topic
+/// `trips`, so a booking or cancellation made elsewhere on the same account (another terminal,
+/// another machine through the server) shows in ``trips`` as its event arrives — the event's
+/// reservation is put in place, or the list is read again when the event has none.
 public final class TripsViewModel {
   /// A booked flight and its status now.
   public struct LiveFlight: Hashable, Sendable {
@@ -34,6 +39,7 @@ public final class TripsViewModel {
   private let exportedSubject = PassthroughSubject<Export, Never>()
   private let checkedInSubject = PassthroughSubject<CheckInResponse, Never>()
   private var requests = Set<AnyCancellable>()
+  private var liveEvents: AnyCancellable?
 
   @Published public private(set) var trips: [Reservation] = []
   @Published public private(set) var selected: Reservation?
@@ -86,6 +92,7 @@ public final class TripsViewModel {
   }
 
   public func viewAppeared() {
+    followTrips()
     let token = token
     load { environment in
       let language = (try? environment.accounts.preferences(token: token)).flatMap {
@@ -121,6 +128,49 @@ public final class TripsViewModel {
     liveFlights = live.values.filter { confirmed.contains($0.reservationID) }.sorted {
       ($0.status.gateDeparture.scheduled.instant, $0.booked) < ($1.status.gateDeparture.scheduled.instant, $1.booked)
     }
+  }
+
+  /// Subscribes once to the `trips` topic; each event updates ``trips`` (and ``selected`` when it
+  /// is the reservation shown) on the client's scheduler.
+  private func followTrips() {
+    guard liveEvents == nil else { return }
+    liveEvents = client.environment.live.events(topic: "trips", token: token)
+      .receive(on: client.scheduler)
+      .sink { [weak self] event in self?.apply(event) }
+  }
+
+  /// A trips event: its reservation replaces the one with its id (or is added), newest first;
+  /// an event without a readable reservation reads the list again.
+  private func apply(_ event: TopicEvent) {
+    guard let reservation = Self.reservation(in: event) else {
+      reloadTrips()
+      return
+    }
+    var all = trips.filter { $0.id != reservation.id }
+    all.append(reservation)
+    trips = Self.newestFirst(all)
+    if selected?.id == reservation.id { selected = reservation }
+    publishLive()
+  }
+
+  /// The list read again, quietly (no busy state; a failure keeps what is shown).
+  private func reloadTrips() {
+    let token = token
+    client.perform { try $0.reservations.reservations(token: token) }
+      .sink(
+        receiveCompletion: { _ in },
+        receiveValue: { [weak self] in
+          self?.trips = Self.newestFirst($0)
+          self?.publishLive()
+        }
+      )
+      .store(in: &requests)
+  }
+
+  /// The `{"reservation": …}` of a trips event (``API`` JSON), nil when it has none.
+  static func reservation(in event: TopicEvent) -> Reservation? {
+    guard let document = event.data["reservation"], let data = try? JSONEncoder().encode(document) else { return nil }
+    return try? API.makeDecoder().decode(Reservation.self, from: data)
   }
 
   /// How amounts are written for this user (``MoneyFormat`` in their language).

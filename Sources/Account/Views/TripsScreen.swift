@@ -23,8 +23,12 @@ final class TripsScreen: Screen {
   init(model: TripsViewModel) {
     self.model = model
     model.$trips.sink { [weak self] trips in
-      self?.selection.count = trips.count
-      self?.changed.send()
+      guard let self else { return }
+      // A trip booked or cancelled elsewhere (live) moves rows: keep the same trip selected.
+      let shown = self.selectedTrip?.id
+      self.selection.count = trips.count
+      if let shown, let row = trips.firstIndex(where: { $0.id == shown }) { self.selection.select(row) }
+      self.changed.send()
     }.store(in: &subscriptions)
     model.$errorMessage.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.$isBusy.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)

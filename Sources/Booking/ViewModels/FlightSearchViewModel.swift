@@ -92,8 +92,20 @@ public final class FlightSearchViewModel {
   private var searched: FlightSearchRequest?
   private let today: LocalDate?
   private let environment: FlightsViewEnvironment
-  private let requests = PassthroughSubject<(FlightSearchRequest, isFiltered: Bool), Never>()
   private var cancellables = Set<AnyCancellable>()
+  /// The search in flight; a new one replaces (cancels) it.
+  private var search: AnyCancellable?
+
+  /// What one search answered: the offers, or the service's error; and whether it was filtered.
+  struct SearchOutcome {
+    var result: Result<[FlightOffer], ServiceError>
+    var isFiltered: Bool
+  }
+
+  /// The last search's answer, set by the search pipeline's `assign(to:on:)`.
+  private var outcome: SearchOutcome? {
+    didSet { if let outcome { received(outcome.result, isFiltered: outcome.isFiltered) } }
+  }
 
   /// - Parameter today: the traveller's local date: a departure before it is refused as typed
   ///   (the calendar offers none); nil leaves the dates to the service.
@@ -102,21 +114,6 @@ public final class FlightSearchViewModel {
     self.today = today
     origin = AirportAutocompleteViewModel(environment: environment)
     destination = AirportAutocompleteViewModel(environment: environment)
-    let flights = environment.flights
-    let currency = environment.currency
-    requests
-      .map { request, isFiltered in
-        environment.call {
-          // The traveller's currency as of now (read off the main thread): a sign-in counts at once.
-          var priced = request
-          if priced.currency == nil { priced.currency = currency() }
-          return try flights.search(priced)
-        }
-        .map { ($0, isFiltered) }
-      }
-      .switchToLatest()
-      .sink { [weak self] result, isFiltered in self?.received(result, isFiltered: isFiltered) }
-      .store(in: &cancellables)
     // @Published sends before the property changes: keep the values sent.
     origin.$text.sink { [weak self] text in
       self?.form.origin = text
@@ -196,7 +193,25 @@ public final class FlightSearchViewModel {
     if let stopsFilter { request.maxStops = min(request.maxStops, stopsFilter) }
     request.carrier = carrierFilter
     isSearching = true
-    requests.send((request, stopsFilter != nil || carrierFilter != nil))
+    let isFiltered = stopsFilter != nil || carrierFilter != nil
+    let flights = environment.flights
+    let currency = environment.currency
+    // The classic service chain: the service's publisher (over a server: dataTaskPublisher →
+    // map(\.data) → decode), mapped to what the screen shows, its failure caught as a value, and
+    // assigned on the main queue. The assignment holds `self` only while the search is in flight;
+    // a new search cancels the one before (the last asked is the one shown).
+    search = Deferred { () -> AnyPublisher<[FlightOffer], ServiceError> in
+      // The traveller's currency as of now (read off the main thread): a sign-in counts at once.
+      var priced = request
+      if priced.currency == nil { priced.currency = currency() }
+      return flights.searchPublisher(priced)
+    }
+    .subscribe(on: environment.backgroundQueue)
+    .map { SearchOutcome(result: .success($0), isFiltered: isFiltered) }
+    .catch { Just(SearchOutcome(result: .failure($0), isFiltered: isFiltered)) }
+    .receive(on: environment.mainQueue)
+    .map(Optional.some)
+    .assign(to: \.outcome, on: self)
   }
 
   private func received(_ result: Result<[FlightOffer], ServiceError>, isFiltered: Bool) {

@@ -127,6 +127,19 @@ final class LazyFlightSearching: FlightSearching {
 
   func search(_ request: FlightSearchRequest) throws -> [FlightOffer] { try service.get().search(request) }
 
+  /// The service's own publisher (a server client's HTTP chain), opened when subscribed.
+  func searchPublisher(_ request: FlightSearchRequest) -> AnyPublisher<[FlightOffer], ServiceError> {
+    let service = service
+    return Deferred { () -> AnyPublisher<[FlightOffer], ServiceError> in
+      do {
+        return try service.get().searchPublisher(request)
+      } catch {
+        return Fail(error: ServiceError(wrapping: error)).eraseToAnyPublisher()
+      }
+    }
+    .eraseToAnyPublisher()
+  }
+
   func offer(_ id: FlightOfferID) throws -> FlightOffer { try service.get().offer(id) }
 }
 

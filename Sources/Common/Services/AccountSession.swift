@@ -79,6 +79,10 @@ public final class AccountSession: @unchecked Sendable {
   /// The revision read before the last load started (nil: none yet).
   private var loadedRevision: String??
   private var poll: Cancellable?
+  private var connectionWatch: AnyCancellable?
+  /// The connection to the backend, for the header (``ConnectionStatus/embedded`` when the app
+  /// opens its own store).
+  public let connection: AnyPublisher<ConnectionStatus, Never>
 
   /// A session over `account`; the first read starts now.
   /// - Parameters:
@@ -88,15 +92,31 @@ public final class AccountSession: @unchecked Sendable {
   ///   - watchQueue: where the revision is polled every `pollInterval` (nil: no polling — tests
   ///     that drive time by hand pass a scheduler of their own, so `run()` on the others ends).
   ///     Polls run the reads they need on this queue: pass the work queue (or another serial one).
+  ///   - connection: the state of the connection to a server (a remote app's ``LiveUpdates/status``);
+  ///     each time it is `connected` again after being unreachable, the account is read again (what
+  ///     could not be read meanwhile shows). Nil: the embedded backend.
   public init(
     account: BookingAccount, mainQueue: AnySchedulerOf<DispatchQueue>, workQueue: AnySchedulerOf<DispatchQueue>,
     watchQueue: AnySchedulerOf<DispatchQueue>? = nil,
-    pollInterval: DispatchQueue.SchedulerTimeType.Stride = pollInterval
+    pollInterval: DispatchQueue.SchedulerTimeType.Stride = pollInterval,
+    connection: AnyPublisher<ConnectionStatus, Never>? = nil
   ) {
     self.account = account
     self.mainQueue = mainQueue
     self.workQueue = workQueue
+    self.connection = connection ?? Just(.embedded).eraseToAnyPublisher()
     refresh()
+    if let connection {
+      connectionWatch = connection.scan((wasDown: false, isBack: false)) { last, status in
+        switch status {
+        case .unreachable: (true, false)
+        case .connected: (false, last.wasDown)
+        case .connecting, .embedded: (last.wasDown, false)
+        }
+      }
+      .filter(\.isBack)
+      .sink { [weak self] _ in self?.refresh() }
+    }
     if let watchQueue {
       poll = watchQueue.schedule(
         after: watchQueue.now.advanced(by: pollInterval), interval: pollInterval, tolerance: .milliseconds(50),
@@ -105,7 +125,10 @@ public final class AccountSession: @unchecked Sendable {
     }
   }
 
-  deinit { poll?.cancel() }
+  deinit {
+    poll?.cancel()
+    connectionWatch?.cancel()
+  }
 
   /// A session of nobody that cannot sign in (``BookingAccount/unavailable``), for previews and
   /// tests of screens that do not book.

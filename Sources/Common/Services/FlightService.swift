@@ -1,4 +1,5 @@
 import Foundation
+import Reactive
 
 /// Flight search: airports, offers, re-pricing. Implemented by the embedded backend
 /// (`Backend.FlightEngine`), wired by the apps; view models wrap the calls in publishers.
@@ -29,6 +30,19 @@ public protocol FlightSearching: Sendable {
   ///   or does not exist on that date), `unsupported_currency` (a quote currency without an
   ///   exchange rate), `sold_out` (refused) when fewer seats than passengers remain.
   func offer(_ id: FlightOfferID) throws -> FlightOffer
+
+  /// ``search(_:)`` as a publisher: one value then `.finished`, or the ``ServiceError``; nothing
+  /// is asked before subscription. A server client answers with its HTTP chain
+  /// (`dataTaskPublisher` → `map(\.data)` → `decode` → `eraseToAnyPublisher()`), so no thread
+  /// waits for the network; the default runs ``search(_:)`` on the subscribing thread (subscribe
+  /// on a background queue).
+  func searchPublisher(_ request: FlightSearchRequest) -> AnyPublisher<[FlightOffer], ServiceError>
+}
+
+extension FlightSearching {
+  public func searchPublisher(_ request: FlightSearchRequest) -> AnyPublisher<[FlightOffer], ServiceError> {
+    ServiceCall.publisher { try search(request) }
+  }
 }
 
 /// A traveller on a flight booking: given and family names as on the passport.

@@ -1,3 +1,4 @@
+import Common
 import Dispatch
 import Foundation
 import Reactive
@@ -48,6 +49,11 @@ public final class InteractiveApp {
   /// The clock that takes notices down (the main queue; a test scheduler in tests).
   public var noticeScheduler: AnySchedulerOf<DispatchQueue> = .main
   private var noticeGeneration = 0
+  /// What the header says while the server cannot be reached (``follow(connection:)``); shown
+  /// under any passing notice until the connection is back.
+  public private(set) var connectionNotice: String?
+  /// The server that could not be reached, while it cannot.
+  private var unreachableServer: String?
   public private(set) var isShowingHelp = false
   /// The shared views the apps attached (``attach(_:)``), and the one open, if any.
   public private(set) var overlays: [any AppOverlay] = []
@@ -129,6 +135,42 @@ public final class InteractiveApp {
     publisher.sink { [weak self] notice in
       self?.onMain { self?.show(notice) }
     }.store(in: &appSubscriptions)
+  }
+
+  /// Says in the header when the server cannot be reached ("Cannot reach 127.0.0.1:8080, retrying",
+  /// until it can), and for a moment when it is back ("Connected to 127.0.0.1:8080 again"). Statuses
+  /// may arrive on any thread; the first connection says nothing.
+  public func follow(connection publisher: AnyPublisher<ConnectionStatus, Never>) {
+    publisher.sink { [weak self] status in
+      self?.onMain { self?.connectionChanged(status) }
+    }.store(in: &appSubscriptions)
+  }
+
+  /// The header's reading of one connection status.
+  public func connectionChanged(_ status: ConnectionStatus) {
+    switch status {
+    case .embedded:
+      connectionNotice = nil
+      unreachableServer = nil
+    case .connecting:
+      return
+    case .unreachable(let server, _):
+      let place = Self.hostAndPort(server)
+      unreachableServer = place
+      connectionNotice = "Cannot reach \(place), retrying"
+    case .connected:
+      guard let server = unreachableServer else { return }
+      unreachableServer = nil
+      connectionNotice = nil
+      show(Notice("Connected to \(server) again"))
+    }
+    setNeedsDisplay()
+  }
+
+  /// `127.0.0.1:8080` of `http://127.0.0.1:8080` (short enough for the header), else the text.
+  static func hostAndPort(_ server: String) -> String {
+    guard let url = URL(string: server), let host = url.host else { return server }
+    return url.port.map { "\(host):\($0)" } ?? host
   }
 
   /// Shows `notice` in the header now, and takes it down after ``noticeDuration``.
@@ -387,14 +429,17 @@ public final class InteractiveApp {
       spans.append(Span(" \(tabs[0].title) ", style: bar.adding(.bold)))
     }
     for screen in currentStack.dropFirst() { spans.append(Span(" › \(screen.title)", style: bar)) }
-    if let notice {
+    let shown =
+      notice.map { ($0.text, theme.selection.adding(.bold)) }
+      ?? connectionNotice.map { ($0, theme.warning.adding(.bold)) }
+    if let (message, style) = shown {
       // The notice takes the right of the header (over the status), at most what is left after
       // the app's name and a little of the tabs.
       let room = max(0, area.right - x - 12)
-      let text = " ● " + DisplayWidth.truncate(notice.text, to: max(0, min(room, area.width * 2 / 3) - 4)) + " "
+      let text = " ● " + DisplayWidth.truncate(message, to: max(0, min(room, area.width * 2 / 3) - 4)) + " "
       let width = DisplayWidth.of(text)
       x += buffer.write(Line(spans), x: x, y: area.y, maxWidth: max(0, area.width - (x - area.x) - width))
-      buffer.write(text, x: area.right - width, y: area.y, maxWidth: width, style: theme.selection.adding(.bold))
+      buffer.write(text, x: area.right - width, y: area.y, maxWidth: width, style: style)
       return
     }
     let badgeText = overlays.compactMap { badges[ObjectIdentifier($0)] }

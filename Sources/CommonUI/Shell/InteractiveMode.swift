@@ -17,25 +17,30 @@ public struct InteractiveFeature {
   /// Shared views opened by a key over every tab (the chat sheet), attached by the apps
   /// (`withChat(…)`); features never set them.
   public var overlays: [any AppOverlay] = []
+  /// The connection to the server, said in the header while it is down and when it is back
+  /// (``InteractiveApp/follow(connection:)``); nil or ``ConnectionStatus/embedded``: nothing.
+  public var connection: AnyPublisher<ConnectionStatus, Never>?
 
   public init(
     tab: AppTab, status: AnyPublisher<String?, Never>? = nil, appearance: AnyPublisher<Appearance, Never>? = nil,
-    notices: AnyPublisher<Notice, Never>? = nil
+    notices: AnyPublisher<Notice, Never>? = nil, connection: AnyPublisher<ConnectionStatus, Never>? = nil
   ) {
     self.tab = tab
     self.status = status
     self.appearance = appearance
     self.notices = notices
+    self.connection = connection
   }
 
   /// A feature whose header status and appearance are those of the app's one `session`: the
   /// greeting ("Welcome, Ada Lovelace") while someone is signed in, and their appearance
-  /// preference (system shows dark; nothing changes while nobody is signed in); and `notices`.
+  /// preference (system shows dark; nothing changes while nobody is signed in); the session's
+  /// connection to the server (``AccountSession/connection``); and `notices`.
   public init(tab: AppTab, session: AccountSession, notices: AnyPublisher<Notice, Never>? = nil) {
     self.init(
       tab: tab, status: session.greeting,
       appearance: session.appearance.compactMap { $0.map { $0 == .light ? Appearance.light : .dark } }
-        .eraseToAnyPublisher(), notices: notices)
+        .eraseToAnyPublisher(), notices: notices, connection: session.connection)
   }
 
   /// A feature whose screens are not built yet: one plain screen that lists the subcommands of
@@ -73,6 +78,8 @@ extension InteractiveApp {
     }
     for notices in features.compactMap(\.notices) { app.follow(notices: notices) }
     for overlay in features.flatMap(\.overlays) { app.attach(overlay) }
+    // The features of one app share one session, so one connection: follow the first.
+    if let connection = features.lazy.compactMap(\.connection).first { app.follow(connection: connection) }
     return app
   }
 }

@@ -12,6 +12,7 @@ enum Endpoints {
     var router = Router()
     account(&router, backend, signIns)
     trips(&router, backend)
+    checkIn(&router, backend)
     flights(&router, backend)
     hotels(&router, backend)
     cars(&router, backend)

@@ -18,7 +18,7 @@ enum OpenAPISchemas {
   static var anyObject: [String: Any] { ["type": "object"] }
 
   static var all: [String: Any] {
-    [
+    let documents: [String: Any] = [
       "Error": object(
         ["error": object(["code": string, "message": string], required: ["code", "message"])], required: ["error"]),
       "Status": object(["status": string], required: ["status"]),
@@ -150,6 +150,73 @@ enum OpenAPISchemas {
       "PlacesDocument": object(
         ["places": array(object(["code": string, "label": string], required: ["code", "label"]))], required: ["places"]),
       "CarBooking": object(["offerId": string, "driver": string, "cardId": string], required: ["offerId", "driver"]),
+    ]
+    return documents.merging(checkIn) { first, _ in first }
+  }
+
+  /// Check-in, seats and boarding passes (`/v1/trips/{id}/seats`, `…/checkin`, `…/boarding-passes`,
+  /// `/v1/boarding-passes/…`).
+  static var checkIn: [String: Any] {
+    let seat: [String: Any] = ["type": "string", "pattern": "^[0-9]{1,3}[A-Z]$"]
+    let flight = object(["carrier": string, "number": integer], required: ["carrier", "number"])
+    let assignment = object(
+      [
+        "passenger": string, "leg": integer, "flight": flight, "date": date, "from": string, "to": string,
+        "seat": seat, "checkedIn": boolean, "sequence": integer,
+      ], required: ["passenger", "leg", "flight", "date", "from", "to", "checkedIn"])
+    let pass = object(
+      ["passenger": string, "direction": integer, "legs": array(integer), "bcbp": string, "issuedAt": dateTime],
+      required: ["passenger", "direction", "legs", "bcbp", "issuedAt"])
+    return [
+      "SeatAssignment": assignment,
+      "IssuedBoardingPass": pass,
+      "SeatMapsDocument": object(
+        [
+          "reservationId": string, "passengers": array(string),
+          "legs": array(
+            object(
+              [
+                "leg": integer, "flight": flight, "date": date, "from": string, "to": string,
+                "cabin": ["type": "string", "enum": ["economy", "premium", "business", "first"]], "map": anyObject,
+                "taken": array(seat), "assignments": array(ref("SeatAssignment")),
+              ], required: ["leg", "flight", "date", "from", "to", "cabin", "map", "taken", "assignments"])),
+        ], required: ["reservationId", "passengers", "legs"]),
+      "SeatsChange": object(
+        [
+          "choices": array(
+            object(["passenger": string, "leg": integer, "seat": seat], required: ["passenger", "leg", "seat"])),
+          "assignRest": boolean,
+        ], required: ["choices"]),
+      "SeatAssignmentsDocument": object(
+        ["reservationId": string, "assignments": array(ref("SeatAssignment"))],
+        required: ["reservationId", "assignments"]),
+      "CheckInBody": object(
+        [
+          "passengers": array(string),
+          "seats": array(
+            object(
+              ["passenger": string, "seats": array(["type": ["string", "null"]])], required: ["passenger", "seats"])),
+        ], required: []),
+      "CheckInDocument": object(
+        [
+          "checkIn": object(
+            [
+              "reservationID": string, "direction": integer, "assignments": array(ref("SeatAssignment")),
+              "boardingPasses": array(ref("IssuedBoardingPass")),
+            ], required: ["reservationID", "direction", "assignments", "boardingPasses"])
+        ], required: ["checkIn"]),
+      "BoardingPassesDocument": object(
+        ["boardingPasses": array(ref("IssuedBoardingPass"))], required: ["boardingPasses"]),
+      "PassVerificationRequest": object(["bcbp": string], required: ["bcbp"]),
+      "PassVerification": object(
+        ["signature": ["type": "string", "enum": ["valid", "unknown", "absent"]], "reason": string],
+        required: ["signature", "reason"]),
+      "TripMatchRequest": object(["pass": anyObject], required: ["pass"]),
+      "TripMatch": object(
+        [
+          "reservation": ref("Reservation"), "legs": array(["type": ["integer", "null"]]),
+          "flightDates": array(["type": ["string", "null"]]),
+        ], required: ["legs", "flightDates"]),
     ]
   }
 }
