@@ -146,6 +146,24 @@ import Testing
     #expect(abroad.notices.contains { $0.contains("Orbit Mobility rents one-way only within US") })
   }
 
+  /// Issue #13: a company's fees are shown in the traveller's currency — `companies` gives the
+  /// one-way fee in it (not the company's own USD), the very amount an offer's one-way line charges.
+  @Test func companies_showTheOneWayFeeInTheTravellersCurrency_asTheOfferChargesIt() throws {
+    let engine = CarRentalEngine(
+      inventory: try CarInventory(sites: Self.sites), promotions: try CarPromotions(), now: { Self.now },
+      currency: { "EUR" }, rates: { try ExchangeRates.reference() })
+    let companies = try engine.companies(at: "LAX")
+    let result = try engine.search(try query("LAX", dropoff: "SFO", pattern: "CDAR"))
+    var compared = 0
+    for entry in companies where entry.company.oneWay.allowed {
+      #expect(entry.company.oneWay.fee.currencyCode == "EUR", "\(entry.company.id)")
+      guard let offer = result.offers.first(where: { $0.company.id == entry.company.id }) else { continue }
+      #expect(offer.lines.first { $0.kind == .oneWayFee }?.amount == entry.company.oneWay.fee)
+      compared += 1
+    }
+    #expect(compared > 0)
+  }
+
   @Test func classPattern_filters() throws {
     let result = try engine().search(try query(pattern: "C***"))
     #expect(!result.offers.isEmpty)

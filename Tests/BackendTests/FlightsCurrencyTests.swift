@@ -58,41 +58,37 @@ import Testing
   }
 
   /// The engine's integer conversion agrees with converting the `Decimal` amount at the rates
-  /// (``ExchangeRates/convert(_:to:)``), for every currency with a rate and amounts of all sizes;
-  /// on an exact tie it rounds the true half away from zero, where a 38-digit `Decimal` quotient
-  /// (…12499…) may round down.
+  /// (``ExchangeRates/convert(_:to:)``), for every currency with a rate (ECB or fixed peg) and
+  /// amounts of all sizes, exact ties included: both round the true half away from zero (the
+  /// pegged currencies make ties common: 0.02 USD is exactly 0.075 SAR, charged as 0.08).
   @Test func integerConversion_matchesTheDecimalConversion_forEveryCurrency() throws {
     let rates = try ExchangeRates.reference()
-    var cents: [Int64] = [0, 1, 5, 49, 50, 99, 100, 850, 3162, 12_345, 70_552, 999_999, 12_345_678]
+    var cents: [Int64] = [0, 1, 2, 5, 49, 50, 99, 100, 850, 3162, 12_345, 70_552, 999_999, 12_345_678]
     var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
     for _ in 0..<200 {
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       cents.append(Int64(seed >> 40))
     }
-    var ties = 0
     for code in rates.currencyCodes {
       let pricing = try OfferPricing(currency: code, rates: { rates })
       for amount in cents {
         let expected = try rates.convert(Money(amount: Decimal(amount) / 100, currency: "USD"), to: code)
         let minor = pricing.minorUnits(cents: amount)
-        #expect(pricing.money(minorUnits: minor).currencyCode == code)
-        var raw = Decimal(amount) / 100 * (try rates.rate(from: "USD", to: code))
-        for _ in 0..<pricing.digits { raw *= 10 }
-        let whole = Decimal(expected.minorUnits)
-        if abs(raw - whole) > 0.4999999999 {  // a tie at the precision of the rates
-          ties += 1
-          #expect(minor == expected.minorUnits + 1, "\(amount) US cents in \(code): a tie rounds away from zero")
-        } else {
-          #expect(pricing.money(minorUnits: minor) == expected, "\(amount) US cents in \(code)")
-        }
+        #expect(pricing.money(minorUnits: minor) == expected, "\(amount) US cents in \(code)")
       }
     }
-    #expect(ties <= 2, "ties are rare")
+    let riyals = try OfferPricing(currency: "SAR", rates: { rates })
+    #expect(riyals.minorUnits(cents: 2) == 8)
+    let twoCents = Money(amount: Decimal(string: "0.02")!, currency: "USD")
+    #expect(try rates.convert(twoCents, to: "SAR").amountString == "0.08")
     // The tie: 141,976.74 USD is exactly 576,002.125 MYR at 4.5325 / 1.1172 per euro.
     let ringgit = try OfferPricing(currency: "MYR", rates: { rates })
     #expect(
       ringgit.money(minorUnits: ringgit.minorUnits(cents: 14_197_674))
         == (try Money(minorUnits: 57_600_213, currency: "MYR")))
+    #expect(
+      try rates.convert(Money(amount: Decimal(string: "141976.74")!, currency: "USD"), to: "MYR").amountString
+        == "576002.13")
   }
 
   @Test func threeMinorDigits_roundEachLineToTheThousandth() throws {

@@ -22,6 +22,26 @@ import Testing
     #expect(console.output.contains("search") && console.output.contains("companies"))
   }
 
+  /// Issue #13: `car-rental promotions` lists every promo code — discount, pick-up dates, minimum
+  /// days, companies — in text and JSON (a fixed discount as money: `{"amount","currency"}`).
+  @Test func promotions_listsEveryCode_inTextAndJSON() throws {
+    let (status, console) = run(["promotions"])
+    #expect(status == 0, "\(console.errorOutput)")
+    #expect(console.output.contains("WINTER10  10% off the rental · pick-ups 2026-11-01 → 2027-02-28 · 3+ days"))
+    #expect(console.output.contains("every company"))
+    #expect(console.output.contains("ZEPHYR25  $25.00 off the rental"))
+    #expect(console.output.contains("any length · zephyr"))
+    let (jsonStatus, json) = run(["promotions", "--json"])
+    #expect(jsonStatus == 0)
+    let document = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+    let promotions = try #require(document?["promotions"] as? [[String: Any]])
+    #expect(promotions.compactMap { $0["code"] as? String } == ["WINTER10", "ZEPHYR25"])
+    let fixed = try #require(promotions.last?["discount"] as? [String: Any])
+    #expect((fixed["amount"] as? [String: String]) == ["amount": "25.00", "currency": "USD"])
+    #expect((promotions.first?["discount"] as? [String: Any])?["percent"] as? String == "10")
+    #expect(promotions.first?["minimumDays"] as? Int == 3)
+  }
+
   @Test func unknownCommand_exitsTwo() {
     let (status, console) = run(["nonsense"])
     #expect(status == 2)

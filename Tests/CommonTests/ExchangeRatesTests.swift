@@ -12,7 +12,8 @@ import Testing
 
   @Test func theShippedTableIsTheECBsOfOneDay() {
     #expect(rates.date == "2026-10-30")
-    #expect(rates.currencyCodes.count == 30)  // 29 currencies and EUR
+    #expect(rates.currencyCodes.count == 30 + 19)  // 29 currencies and EUR, 19 fixed pegs
+    #expect(rates.currencyCodes.filter { rates.pegs[$0] == nil }.count == 30)
     #expect(rates.ratesPerEuro["EUR"] == 1)
     #expect(rates.ratesPerEuro["USD"] == Decimal(string: "1.1172"))
   }

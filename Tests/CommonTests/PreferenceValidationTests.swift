@@ -17,11 +17,13 @@ import Testing
 
   @Test func currency_needsAReferenceRate() {
     #expect {
-      try PreferenceValidation.currency("xof")
+      try PreferenceValidation.currency("kwd")
     } throws: { error in
       let error = error as? ServiceError
       return error?.code == "unsupported_currency" && error?.kind == .invalidInput
-        && error?.message.hasPrefix("prices cannot be shown in XOF (no ECB reference rate): expected one of") == true
+        && error?.message.hasPrefix(
+          "prices cannot be shown in KWD (no exchange rate: neither an ECB reference rate nor a fixed peg): expected one of"
+        ) == true
         && error?.message.contains("USD") == true
     }
   }

@@ -53,10 +53,15 @@ public enum HotelBackend {
     }
   }
 
-  /// The cities of the reference data (population ≥ 100,000) with their country's continent and currency.
+  /// The cities of the reference data (population ≥ 100,000) with their country's continent and
+  /// currency (a replaced currency as its successor, ``Currency/current(_:)``: Bulgaria's is EUR).
+  /// Hotels quote in that currency when ``ExchangeRates`` has a rate for it, else in USD (see
+  /// ``HotelEngine``).
   public static func cities(of reference: ReferenceData) -> [HotelWorld.City] {
     var countries: [String: (continent: String, currency: String)] = [:]
-    for country in reference.countries { countries[country.iso2] = (country.continent, country.currencyCode) }
+    for country in reference.countries {
+      countries[country.iso2] = (country.continent, Currency.current(country.currencyCode))
+    }
     return reference.cities.map { city in
       let country = countries[city.countryCode]
       return HotelWorld.City(

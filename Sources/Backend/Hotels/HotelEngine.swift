@@ -19,7 +19,7 @@ public final class HotelEngine: HotelService, Sendable {
   let words: HotelWords
   let inventory: any HotelInventory
   let resolvePlace: PlaceResolver
-  /// Units of each currency per euro (ECB reference rates; `EUR` is 1).
+  /// Units of each currency per euro (ECB reference rates and fixed pegs, ``ExchangeRates``; `EUR` is 1).
   let eurRates: [String: Decimal]
   private let eurRatesDouble: [String: Double]
   /// Per city (index of ``HotelWorld/cities``): the quote currency, its minor digits, its rate per
@@ -83,7 +83,8 @@ public final class HotelEngine: HotelService, Sendable {
 
   // MARK: Hotels
 
-  /// The currency hotel `i` quotes in: its country's when a rate is known, else USD.
+  /// The currency hotel `i` quotes in: its country's when ``ExchangeRates`` has a rate for it (ECB
+  /// reference rate or fixed peg), else USD.
   func quoteCurrency(at i: Int) -> String { cityQuotes[Int(world.cityIndexes[i])].currency }
 
   func hotel(at i: Int) -> Hotel {

@@ -27,7 +27,9 @@ import Foundation
 ///
 /// ## Currency and taxes
 /// Rates are quoted in the country's currency when an exchange rate for it is known (the ECB
-/// reference rates), else in USD. Taxes and fees by continent: EU 10 %, NA 14 %, SA 12 %,
+/// reference rates or an official fixed peg, ``ExchangeRates``: SAR in Riyadh, AED in Dubai, XOF in
+/// Dakar), else in USD (floating currencies without a shipped rate: KWD, EGP, …; the README lists
+/// every such country). Taxes and fees by continent: EU 10 %, NA 14 %, SA 12 %,
 /// AF 12 %, AS 10 %, OC 10 %.
 enum HotelPricing {
   static let continentLevelEUR: [String: Double] = [

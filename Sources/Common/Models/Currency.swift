@@ -31,6 +31,20 @@ public struct Currency: Hashable, Sendable, Codable {
     }
   }
 
+  /// Currencies that the GeoNames country table still names but that ISO 4217 List One of
+  /// 2026-01-01 no longer has, each with the currency that replaced it:
+  /// - `BGN` → `EUR`: Bulgaria uses the euro since 2026-01-01 (irrevocable conversion rate
+  ///   1.95583 BGN per EUR, fixed by the Council of the European Union in July 2025);
+  /// - `ANG` → `XCG`: the Caribbean guilder replaced the Netherlands Antillean guilder at par in
+  ///   Curaçao and Sint Maarten on 2025-03-31 (Centrale Bank van Curaçao en Sint Maarten).
+  public static let replacements: [String: String] = ["BGN": "EUR", "ANG": "XCG"]
+
+  /// `code` upper-cased, or the currency that replaced it (``replacements``): `bgn` → `EUR`.
+  public static func current(_ code: String) -> String {
+    let upper = code.uppercased()
+    return replacements[upper] ?? upper
+  }
+
   /// The currency with alphabetic code `code` (any case).
   /// - Throws: ``LookupError/unknown(_:)`` for an unknown code, or when the data cannot be read.
   public static func named(_ code: String) throws -> Currency {

@@ -5,9 +5,10 @@ import Foundation
 /// ``ServiceError/Kind/invalidInput`` (exit 2) that names the value and what is accepted.
 public enum PreferenceValidation {
   /// An ISO 4217 code with minor units, any case, from `Shared/currencies/iso4217_currencies.csv`,
-  /// that prices can be converted to: one with an ECB reference rate in ``ExchangeRates``.
+  /// that prices can be converted to: one with an ECB reference rate or an official fixed peg in
+  /// ``ExchangeRates``.
   /// - Returns: the upper-case code (`EUR`).
-  /// - Throws: `unknown_currency` (not ISO 4217); `unsupported_currency` (no reference rate, the
+  /// - Throws: `unknown_currency` (not ISO 4217); `unsupported_currency` (no exchange rate, the
   ///   message lists the currencies that have one).
   public static func currency(_ text: String) throws -> String {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -23,7 +24,7 @@ public enum PreferenceValidation {
     guard rates.ratesPerEuro[code] != nil else {
       throw ServiceError.invalid(
         "unsupported_currency",
-        "prices cannot be shown in \(code) (no ECB reference rate): expected one of "
+        "prices cannot be shown in \(code) (no exchange rate: neither an ECB reference rate nor a fixed peg): expected one of "
           + rates.currencyCodes.joined(separator: ", "))
     }
     return code

@@ -213,10 +213,11 @@ public final class ReferenceData: Sendable {
   }
 
   /// The main ISO 4217 currency of the country with alpha-2 code `iso2` (`"JP"` → `"JPY"`), for
-  /// pricing in the local currency; nil for an unknown country or one without a currency.
+  /// pricing in the local currency; a currency since replaced is given as its successor
+  /// (``Currency/current(_:)``: `"BG"` → `"EUR"`); nil for an unknown country or one without a currency.
   public func currencyCode(forCountry iso2: String) -> String? {
     guard let code = country(iso2: iso2)?.currencyCode, !code.isEmpty else { return nil }
-    return code
+    return Currency.current(code)
   }
 
   /// The IATA metropolitan area with code `code` (`NYC`, any case), or nil.

@@ -73,7 +73,7 @@ public struct FlightSearchRequest: Hashable, Sendable, Codable {
 
   /// Parses the currency of option `name` (`--currency`): an ISO 4217 alphabetic code with minor
   /// units, any case, from `Shared/currencies/iso4217_currencies.csv`, that has an ECB reference
-  /// rate (``ExchangeRates``), so that prices can be converted to it.
+  /// rate or an official fixed peg (``ExchangeRates``), so that prices can be converted to it.
   /// - Returns: the upper-case code (`EUR`).
   /// - Throws: ``ServiceError`` (invalid input, exit 2): `unknown_currency` for a code that is not
   ///   ISO 4217, `unsupported_currency` for one without a rate; both list the codes accepted.
@@ -90,7 +90,8 @@ public struct FlightSearchRequest: Hashable, Sendable, Codable {
     guard rates.ratesPerEuro[code] != nil else {
       throw ServiceError.invalid(
         "unsupported_currency",
-        "no exchange rate for \(code) (\(name)): expected one of \(accepted) (ECB reference rates of \(rates.date))")
+        "no exchange rate for \(code) (\(name)): expected one of \(accepted) (ECB reference rates of \(rates.date) and official fixed pegs)"
+      )
     }
     return code
   }
