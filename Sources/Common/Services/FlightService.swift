@@ -68,6 +68,24 @@ public struct PassengerName: Hashable, Sendable, Codable, CustomStringConvertibl
     self.init(given: words.dropLast().joined(separator: " "), family: words[words.count - 1])
   }
 
+  /// What is wrong with `text` as a traveller's name, in a form's words (never an option name):
+  /// `"The guest's name is missing: enter it as "Given Family", as on the passport (letters, at
+  /// least two words)."`; nil when the name rule (``init(parsing:option:code:)``) accepts it.
+  /// - Parameters:
+  ///   - whose: how the form names the person, possessive (`the guest's`, `Passenger 2's`).
+  ///   - document: where the name is written as typed (`the passport`, `the licence`), or nil.
+  public static func formProblem(_ text: String, whose: String, asOn document: String? = nil) -> String? {
+    guard (try? PassengerName(parsing: text)) == nil else { return nil }
+    let rule =
+      "enter it as \"Given Family\"" + (document.map { ", as on \($0)" } ?? "")
+      + " (letters, at least two words)"
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    let name = whose.prefix(1).uppercased() + whose.dropFirst() + " name"
+    return trimmed.isEmpty
+      ? "\(name) is missing: \(rule)."
+      : "\(name) \(EchoedInput.quoted(trimmed)) is not valid: \(rule)."
+  }
+
   /// `Given Family`.
   public var description: String { "\(given) \(family)" }
 }
