@@ -107,7 +107,7 @@ public final class CarBookingViewModel {
       reservation = booked
     case .failure(let error):
       failure = error
-      errorMessage = error.message
+      errorMessage = ScreenText.message(for: error, fields: CarSearchViewModel.fieldNames)
       if error.code == "price_changed", let id = error.details["offerId"], let amount = error.details["price"],
         let currency = error.details["currency"],
         let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX"))
