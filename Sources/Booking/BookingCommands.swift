@@ -147,7 +147,8 @@ public enum BookingCommands {
   static func airports(_ services: BookingServices) -> Command {
     Command(
       name: "airports",
-      summary: "Find airports by IATA code, name or city (diacritics-insensitive).",
+      summary:
+        "Find airports and city codes (LON: all of London's) by IATA code, name or city (diacritics-insensitive).",
       arguments: [ArgumentSpec("QUERY", help: "Part of a code, name or city: sfo, Zurich, Heathrow.")],
       options: [.option("limit", "N", help: "Most airports shown, 1–1000.", default: "50")],
       examples: ["zurich", "san fran --limit 5 --json"],
@@ -158,8 +159,16 @@ public enum BookingCommands {
         try invocation.context.emit(json: ["airports": airports]) {
           airports.isEmpty
             ? "No airport matches \"\(query)\"."
-            : airports.map { "\($0.iata)  \($0.name), \($0.city), \($0.country) (\($0.timeZone))" }
-              .joined(separator: "\n")
+            : airports.map { airport in
+              // A metropolitan code lists its airports: `LON  London, all airports: LHR LGW …, GB`.
+              if let codes = airport.airports {
+                return
+                  "\(airport.iata)  \(airport.city), all airports: \(codes.joined(separator: " ")), \(airport.country)"
+                  + " (\(airport.timeZone))"
+              }
+              return "\(airport.iata)  \(airport.name), \(airport.city), \(airport.country) (\(airport.timeZone))"
+            }
+            .joined(separator: "\n")
         }
       }
     )
