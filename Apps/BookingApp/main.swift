@@ -17,7 +17,10 @@ let services = BookingServices(
     return try FlightsWiring.booking(context: context)
   },
   status: FlightsWiring.status(context:),
-  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
+  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner(),
+  homeAirport: { context in
+    RemoteWiring(context).map { $0.homeAirport() } ?? FlightsWiring.homeAirport(context: context)
+  })
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in

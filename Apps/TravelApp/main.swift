@@ -37,7 +37,10 @@ let flightServices = BookingServices(
     return try FlightsWiring.booking(context: context)
   },
   status: FlightsWiring.status(context:),
-  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
+  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner(),
+  homeAirport: { context in
+    RemoteWiring(context).map { $0.homeAirport() } ?? FlightsWiring.homeAirport(context: context)
+  })
 let flights = BookingCommands.root(services: flightServices)
   .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")

@@ -14,19 +14,24 @@ public struct BookingServices: Sendable {
   public var checkIn: (@Sendable (CLIContext) throws -> any CheckInService)?
   /// Reads barcodes from images (`boarding-pass scan`); nil when the app has no scanner.
   public var barcodeScanner: (any BarcodeScanning)?
+  /// The signed-in traveller's home airport (Account preferences, an IATA code) for `context`, or
+  /// nil (nobody signed in, none set): `search`'s default `--from`. Nil: no default.
+  public var homeAirport: (@Sendable (CLIContext) -> String?)?
 
   public init(
     flights: @escaping @Sendable (CLIContext) throws -> any FlightSearching,
     booking: (@Sendable (CLIContext) throws -> any FlightBooking)? = nil,
     status: (@Sendable (CLIContext) throws -> any FlightStatusService)? = nil,
     checkIn: (@Sendable (CLIContext) throws -> any CheckInService)? = nil,
-    barcodeScanner: (any BarcodeScanning)? = nil
+    barcodeScanner: (any BarcodeScanning)? = nil,
+    homeAirport: (@Sendable (CLIContext) -> String?)? = nil
   ) {
     self.flights = flights
     self.booking = booking
     self.status = status
     self.checkIn = checkIn
     self.barcodeScanner = barcodeScanner
+    self.homeAirport = homeAirport
   }
 
   /// The status service for `context`, or `flight_status_unavailable` (exit 1).
@@ -80,7 +85,9 @@ public enum BookingCommands {
         The offer id carries the currency and total, so 'book' charges that amount in that currency.
         """,
       options: [
-        .option("from", "PLACE", help: "Where the trip starts.", required: true),
+        .option(
+          "from", "PLACE", help: "Where the trip starts.",
+          default: "your home airport when signed in and set (account preferences --home-airport)"),
         .option("to", "PLACE", help: "Where it goes.", required: true),
         .option(
           "date", "YYYY-MM-DD", help: "Departure date, local to the origin (today … today + 330 days).", required: true),
@@ -102,7 +109,7 @@ public enum BookingCommands {
         "--from NYC --to London --date 2026-12-20 --return 2027-01-03 --adults 2 --json",
       ],
       action: { invocation in
-        let request = try parseSearch(invocation)
+        let request = try parseSearch(invocation, homeAirport: services.homeAirport)
         let offers = try services.flights(invocation.context).search(request)
         try invocation.context.emit(json: ["offers": offers]) {
           FlightText.offers(offers, request: request, money: invocation.context.money)
@@ -111,9 +118,22 @@ public enum BookingCommands {
     )
   }
 
-  /// The request of `search`'s options (every error exits 2 with what is accepted).
-  static func parseSearch(_ invocation: Invocation) throws -> FlightSearchRequest {
-    let origin = try invocation.required("from")
+  /// The request of `search`'s options (every error exits 2 with what is accepted); without
+  /// `--from`, the traveller's `homeAirport` (else `missing_option`, naming how to set one).
+  static func parseSearch(
+    _ invocation: Invocation, homeAirport: (@Sendable (CLIContext) -> String?)? = nil
+  ) throws -> FlightSearchRequest {
+    let origin: String
+    if let from = invocation.value("from"), !from.isEmpty {
+      origin = from
+    } else if let home = homeAirport?(invocation.context) {
+      origin = home
+    } else {
+      throw CLIError.usage(
+        "missing --from for '\(invocation.commandName)': give the place the trip starts (SFO, London), "
+          + "or set a home airport (account preferences --home-airport SFO) and sign in",
+        code: "missing_option")
+    }
     let destination = try invocation.required("to")
     let date = try FlightSearchRequest.parseDate(try invocation.required("date"), option: "--date")
     let returnDate = try invocation.value("return").map { try FlightSearchRequest.parseDate($0, option: "--return") }

@@ -62,6 +62,24 @@ import Testing
     #expect(chosen.status == 0, "\(chosen.stderr)")
   }
 
+  /// #14 Places: the home airport, documented as "the default origin of flight searches", was
+  /// used nowhere.
+  @Test func homeAirport_isTheDefaultFrom() throws {
+    let missing = try booking(["search", "--to", "JFK", "--date", Self.date(20)])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("set a home airport (account preferences --home-airport SFO)"))
+    try signIn()
+    let set = try runner.run("account", ["preferences", "--home-airport", "SFO"], environment: environment)
+    #expect(set.status == 0, "\(set.stderr)")
+    let found = try offers(["--to", "JFK", "--date", Self.date(20), "--max-stops", "0"])
+    #expect(!found.isEmpty)
+    let origins = found.compactMap { ($0["itineraries"] as? [[String: Any]])?.first?["from"] as? String }
+    #expect(!origins.isEmpty && origins.allSatisfy { $0 == "SFO" }, "\(origins)")
+    // --from still wins.
+    let fromLAX = try offers(["--from", "LAX", "--to", "JFK", "--date", Self.date(20), "--max-stops", "0"])
+    #expect(!fromLAX.isEmpty)
+  }
+
   @Test func search_sfoToJFK_nonstopOnRealCarriers() throws {
     let found = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--max-stops", "0"])
     #expect(found.count >= 5)

@@ -185,6 +185,17 @@ public enum FlightsWiring {
     }
   }
 
+  /// The signed-in traveller's home airport (Account preferences) in the data directory of
+  /// `context`, read from its session file; nil when nobody is signed in, the session has ended,
+  /// none is set, or the store cannot be opened (the search then asks for `--from`).
+  public static func homeAirport(context: CLIContext) -> String? {
+    // The session file first: nobody signed in opens no store.
+    guard let token = (try? SessionFile(dataDirectory: context.dataDirectory).read()) ?? nil,
+      let services = try? BackendServices(dataDirectory: context.dataDirectory)
+    else { return nil }
+    return try? services.accounts.preferences(token: token).homeAirport
+  }
+
   /// The flight search service for a command run with `context` (seats from its store); offers
   /// are priced in the request's currency, else the signed-in user's preferred one, else USD.
   public static func search(context: CLIContext) throws -> any FlightSearching {
