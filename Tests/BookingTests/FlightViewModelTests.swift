@@ -306,11 +306,11 @@ import Testing
     model.bookTapped()
     #expect(
       model.validationMessage
-        == "Passenger 2's name is missing: enter it as \"Given Family\", as on the passport (letters, at least two words)."
+        == "Passenger 2's name is missing: enter it as \"Given Family\" (or a single name), as on the passport."
     )
     #expect(model.firstInvalidPassenger == 1)
     model.passengerNameChanged("Charles 2", at: 1)
-    #expect(model.validationMessage?.hasPrefix("Passenger 2's name \"Charles 2\" is not valid") == true)
+    #expect(model.validationMessage?.hasPrefix("Passenger 2's name \"Charles 2\" contains \"2\"") == true)
     #expect(model.validationMessage?.contains("--") == false)
     model.passengerNameChanged("Charles Babbage", at: 1)
     #expect(model.validationMessage == nil)

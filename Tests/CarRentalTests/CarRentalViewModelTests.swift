@@ -179,7 +179,7 @@ import Testing
     let model = CarBookingViewModel(offerID: "car_orbit_x", environment: environment(service), idempotencyKey: "k1")
     let enabled = model.$isBookEnabled.record()
     let reservation = model.$reservation.record()
-    model.driverNameChanged("Ada")
+    model.driverNameChanged("Ada 2")
     model.driverNameChanged("Ada Lovelace")
     model.bookTapped()
     model.bookTapped()
@@ -211,7 +211,7 @@ import Testing
     #expect(model.reservation == nil)
   }
 
-  @Test(arguments: ["Ada", "1 2", "Ada \u{1B}[2JLovelace"])
+  @Test(arguments: ["Ada 2", "1 2", "Ada \u{1B}[2JLovelace", "Ada \u{202E}ecalevoL"])
   func booking_invalidDriver_saysWhyAndBooksNothing(_ name: String) {
     let service = ScriptedCarService()
     let model = CarBookingViewModel(offerID: "car_orbit_x", environment: environment(service), idempotencyKey: "k5")
