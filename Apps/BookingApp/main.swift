@@ -23,7 +23,10 @@ let services = BookingServices(
   checkIn: { context -> any CheckInService in
     if let remote = RemoteWiring(context) { return remote.checkIn }
     return try BackendServices(dataDirectory: context.dataDirectory).checkInService
-  }, barcodeScanner: ZXingScanner())
+  }, barcodeScanner: ZXingScanner(),
+  homeAirport: { context in
+    RemoteWiring(context).map { $0.homeAirport() } ?? FlightsWiring.homeAirport(context: context)
+  })
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in

@@ -45,7 +45,10 @@ let flightServices = BookingServices(
   checkIn: { context -> any CheckInService in
     if let remote = RemoteWiring(context) { return remote.checkIn }
     return try BackendServices(dataDirectory: context.dataDirectory).checkInService
-  }, barcodeScanner: ZXingScanner())
+  }, barcodeScanner: ZXingScanner(),
+  homeAirport: { context in
+    RemoteWiring(context).map { $0.homeAirport() } ?? FlightsWiring.homeAirport(context: context)
+  })
 let flights = BookingCommands.root(services: flightServices)
   .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")

@@ -14,19 +14,24 @@ public struct BookingServices: Sendable {
   public var checkIn: (@Sendable (CLIContext) throws -> any CheckInService)?
   /// Reads barcodes from images (`boarding-pass scan`); nil when the app has no scanner.
   public var barcodeScanner: (any BarcodeScanning)?
+  /// The signed-in traveller's home airport (Account preferences, an IATA code) for `context`, or
+  /// nil (nobody signed in, none set): `search`'s default `--from`. Nil: no default.
+  public var homeAirport: (@Sendable (CLIContext) -> String?)?
 
   public init(
     flights: @escaping @Sendable (CLIContext) throws -> any FlightSearching,
     booking: (@Sendable (CLIContext) throws -> any FlightBooking)? = nil,
     status: (@Sendable (CLIContext) throws -> any FlightStatusService)? = nil,
     checkIn: (@Sendable (CLIContext) throws -> any CheckInService)? = nil,
-    barcodeScanner: (any BarcodeScanning)? = nil
+    barcodeScanner: (any BarcodeScanning)? = nil,
+    homeAirport: (@Sendable (CLIContext) -> String?)? = nil
   ) {
     self.flights = flights
     self.booking = booking
     self.status = status
     self.checkIn = checkIn
     self.barcodeScanner = barcodeScanner
+    self.homeAirport = homeAirport
   }
 
   /// The status service for `context`, or `flight_status_unavailable` (exit 1).
@@ -80,7 +85,9 @@ public enum BookingCommands {
         The offer id carries the currency and total, so 'book' charges that amount in that currency.
         """,
       options: [
-        .option("from", "PLACE", help: "Where the trip starts.", required: true),
+        .option(
+          "from", "PLACE", help: "Where the trip starts.",
+          default: "your home airport when signed in and set (account preferences --home-airport)"),
         .option("to", "PLACE", help: "Where it goes.", required: true),
         .option(
           "date", "YYYY-MM-DD", help: "Departure date, local to the origin (today … today + 330 days).", required: true),
@@ -102,7 +109,7 @@ public enum BookingCommands {
         "--from NYC --to London --date 2026-12-20 --return 2027-01-03 --adults 2 --json",
       ],
       action: { invocation in
-        let request = try parseSearch(invocation)
+        let request = try parseSearch(invocation, homeAirport: services.homeAirport)
         let offers = try services.flights(invocation.context).search(request)
         try invocation.context.emit(json: ["offers": offers]) {
           FlightText.offers(offers, request: request, money: invocation.context.money)
@@ -111,9 +118,22 @@ public enum BookingCommands {
     )
   }
 
-  /// The request of `search`'s options (every error exits 2 with what is accepted).
-  static func parseSearch(_ invocation: Invocation) throws -> FlightSearchRequest {
-    let origin = try invocation.required("from")
+  /// The request of `search`'s options (every error exits 2 with what is accepted); without
+  /// `--from`, the traveller's `homeAirport` (else `missing_option`, naming how to set one).
+  static func parseSearch(
+    _ invocation: Invocation, homeAirport: (@Sendable (CLIContext) -> String?)? = nil
+  ) throws -> FlightSearchRequest {
+    let origin: String
+    if let from = invocation.value("from"), !from.isEmpty {
+      origin = from
+    } else if let home = homeAirport?(invocation.context) {
+      origin = home
+    } else {
+      throw CLIError.usage(
+        "missing --from for '\(invocation.commandName)': give the place the trip starts (SFO, London), "
+          + "or set a home airport (account preferences --home-airport SFO) and sign in",
+        code: "missing_option")
+    }
     let destination = try invocation.required("to")
     let date = try FlightSearchRequest.parseDate(try invocation.required("date"), option: "--date")
     let returnDate = try invocation.value("return").map { try FlightSearchRequest.parseDate($0, option: "--return") }
@@ -147,7 +167,8 @@ public enum BookingCommands {
   static func airports(_ services: BookingServices) -> Command {
     Command(
       name: "airports",
-      summary: "Find airports by IATA code, name or city (diacritics-insensitive).",
+      summary:
+        "Find airports and city codes (LON: all of London's) by IATA code, name or city (diacritics-insensitive).",
       arguments: [ArgumentSpec("QUERY", help: "Part of a code, name or city: sfo, Zurich, Heathrow.")],
       options: [.option("limit", "N", help: "Most airports shown, 1–1000.", default: "50")],
       examples: ["zurich", "san fran --limit 5 --json"],
@@ -158,8 +179,16 @@ public enum BookingCommands {
         try invocation.context.emit(json: ["airports": airports]) {
           airports.isEmpty
             ? "No airport matches \"\(query)\"."
-            : airports.map { "\($0.iata)  \($0.name), \($0.city), \($0.country) (\($0.timeZone))" }
-              .joined(separator: "\n")
+            : airports.map { airport in
+              // A metropolitan code lists its airports: `LON  London, all airports: LHR LGW …, GB`.
+              if let codes = airport.airports {
+                return
+                  "\(airport.iata)  \(airport.city), all airports: \(codes.joined(separator: " ")), \(airport.country)"
+                  + " (\(airport.timeZone))"
+              }
+              return "\(airport.iata)  \(airport.name), \(airport.city), \(airport.country) (\(airport.timeZone))"
+            }
+            .joined(separator: "\n")
         }
       }
     )

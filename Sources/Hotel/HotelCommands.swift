@@ -291,16 +291,14 @@ public enum HotelCommands {
     return value
   }
 
+  /// The guest's name by the one name rule of every booking (``PassengerName``), words joined by
+  /// single spaces. - Throws: `invalid_guest` (exit 2) naming what is wrong.
   static func guestName(_ text: String) throws -> String {
-    let words = text.split(whereSeparator: \.isWhitespace)
-    guard words.count >= 2, text.count <= 100, words.allSatisfy({ $0.contains(where: \.isLetter) }),
-      !text.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 32 } == true })
-    else {
-      throw CLIError.usage(
-        "invalid --guest \(EchoedInput.quoted(text)): expected the guest's given and family name, like \"Ada Lovelace\"",
-        code: "invalid_guest")
+    do {
+      return try PassengerName(parsing: text, option: "guest", code: "invalid_guest").description
+    } catch let error as ServiceError {
+      throw CLIError.usage(error.message, code: error.code)
     }
-    return words.joined(separator: " ")
   }
 }
 

@@ -46,6 +46,14 @@ public struct RemoteWiring: Sendable {
     RemoteFlightStatus(api: api, clock: clock)
   }
 
+  /// The signed-in traveller's home airport on the server (Account preferences): the default
+  /// `--from` of a flight search; nil when nobody is signed in, none is set, or the server does
+  /// not answer (the search then asks for `--from`).
+  public func homeAirport() -> String? {
+    guard let token = (try? SessionFile(dataDirectory: dataDirectory).read()) ?? nil else { return nil }
+    return try? accounts.preferences(token: token).homeAirport
+  }
+
   /// The traveller of the booking screens: sign-in against the server, kept in the session file
   /// with the server remembered next to it (``ServerFile``).
   public var bookingAccount: BookingAccount {

@@ -136,7 +136,7 @@ import Testing
       app, email: "ada@example.com", first: "Ada", last: "Lovelace", password: "another horse", withButton: true)
     let text = frame(app)
     #expect(app.currentScreen.title == "Sign up")
-    #expect(text.contains("an account already uses ada@example.com"))
+    #expect(text.contains("An account with this email already exists: sign in with it instead."))
     #expect(app.currentScreen.isEditingText)
     #expect(box.token == nil)
     #expect(screen.token == nil)
@@ -233,6 +233,36 @@ import Testing
     app.handle(.enter)
     settle()
     try assertSnapshot(frame(app), named: "cards")
+  }
+
+  /// #14 Forms: the card number was fully masked while typed, so a typo could not be seen; each
+  /// field is judged as typed and the line under the form follows the focus.
+  @Test func cards_numberGroupedWhileTyped_maskedAfter_problemsAsTyped() throws {
+    let (app, _, _) = makeApp(token: try services.signedInAda())
+    app.handle(.down)
+    app.handle(.down)
+    app.handle(.enter)
+    settle()
+    app.handle(.character("a"))
+    type("4242-4242 4242424", into: app)  // dashes and spaces are the display's
+    var text = frame(app)
+    #expect(text.contains("4242 4242 4242 4"))
+    #expect(text.contains("The 12 to 19 digits on the card"))
+    type("1", into: app)  // 16 digits that fail the Luhn check
+    text = frame(app)
+    #expect(text.contains("Card number fails the Luhn check"))
+    try assertSnapshot(text, named: "cards-add-typing")
+    app.handle(.backspace)
+    type("2", into: app)
+    app.handle(.tab)
+    text = frame(app)
+    #expect(text.contains("•••• •••• •••• 4242"))
+    #expect(!text.contains("4242 4242"))
+    #expect(text.contains("The month and year on the card"))
+    type("09/24", into: app)
+    text = frame(app)
+    #expect(text.contains("Card expired 09/24"))
+    try assertSnapshot(text, named: "cards-add-expired")
   }
 
   @Test func trips_emptyList() throws {

@@ -185,6 +185,8 @@ import Testing
     try fixture.services.signOut(token: fixture.token)
     fixture.viewModel.viewAppeared()
     fixture.scheduler.advance()
-    #expect(fixture.viewModel.alert?.message == "sign in first: account login --email …")
+    #expect(
+      fixture.viewModel.alert?.message
+        == "You are not signed in: sign in (the Account tab, or the sign-in sheet of a booking).")
   }
 }

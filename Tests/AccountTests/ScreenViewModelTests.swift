@@ -73,13 +73,45 @@ import Testing
     #expect(viewModel.errorMessage == "Vorname fehlt")
     filled(viewModel, password: "short")
     viewModel.signUpTapped()
-    #expect(viewModel.errorMessage?.hasPrefix("password is too short") == true)
+    #expect(viewModel.errorMessage?.hasPrefix("Password is too short") == true)
     filled(viewModel, password: "correct horse!")
     viewModel.signUpTapped()
-    #expect(viewModel.errorMessage == "the two passwords do not match")
+    #expect(viewModel.errorMessage == "The two passwords do not match")
     scheduler.advance()
     #expect(signedUp.events.isEmpty)
     #expect(throws: ServiceError.self) { try services.signIn(email: "ada@example.com", password: "correct horse") }
+  }
+}
+
+/// #14 Forms: each field is judged as it is typed (when it is left), in the form's words.
+@Suite struct SignUpFormAsTypedTests {
+  @Test func eachFieldSaysWhatIsWrongWhenLeft_andClearsWhenFixed() {
+    let services = InMemoryServices()
+    let viewModel = SignUpViewModel(client: services.client(DispatchQueue.test))
+    viewModel.emailChanged("ada@")
+    #expect(viewModel.problems.isEmpty)  // still typing
+    viewModel.editingEnded(.email)
+    #expect(viewModel.problems[.email] == "Invalid email \"ada@\": expected an address like name@example.com")
+    viewModel.emailChanged("ada@example.com")
+    viewModel.editingEnded(.email)
+    #expect(viewModel.problems[.email] == nil)
+    viewModel.editingEnded(.firstName)  // empty: nothing said until Sign up
+    #expect(viewModel.problems[.firstName] == nil)
+    viewModel.lastNameChanged(String(repeating: "a", count: 101))
+    viewModel.editingEnded(.lastName)
+    #expect(viewModel.problems[.lastName] == "Last name is 101 characters long: use at most 100 characters")
+    viewModel.passwordChanged("short")
+    viewModel.editingEnded(.password)
+    #expect(viewModel.problems[.password]?.hasPrefix("Password is too short (5 characters)") == true)
+    viewModel.passwordChanged("correct horse")  // fixed as it is typed
+    #expect(viewModel.problems[.password] == nil)
+    viewModel.passwordRepeatChanged("correct")  // shorter than the first: not judged yet
+    #expect(viewModel.problems[.passwordRepeat] == nil)
+    viewModel.passwordRepeatChanged("correct hors!")  // as long as the first: judged
+    #expect(viewModel.problems[.passwordRepeat] == "The two passwords do not match")
+    viewModel.passwordRepeatChanged("correct horse")
+    #expect(viewModel.problems[.passwordRepeat] == nil)
+    for problem in viewModel.problems.values { #expect(!problem.contains("--")) }
   }
 }
 
@@ -97,7 +129,7 @@ import Testing
     viewModel.currencyChanged("eur")
     viewModel.languageChanged("xx")
     viewModel.saveTapped()
-    #expect(viewModel.errorMessage == "unknown language \"xx\": expected one of en (English), de (German)")
+    #expect(viewModel.errorMessage == "Unknown language \"xx\": expected one of en (English), de (German)")
     scheduler.advance()
     #expect(try services.preferences(token: token) == .standard)
 
@@ -115,6 +147,31 @@ import Testing
     viewModel.saveTapped()
     scheduler.advance()
     #expect(viewModel.preferences?.homeAirport == nil)
+  }
+}
+
+/// #14 Forms: an invalid currency was reported only at Save.
+@Suite struct PreferencesFormAsTypedTests {
+  @Test func currencyAndAirportJudgedAtThreeLetters_languageWhenLeft() throws {
+    let services = InMemoryServices()
+    let token = try services.signedInAda()
+    let viewModel = PreferencesViewModel(client: services.client(DispatchQueue.test), token: token)
+    viewModel.currencyChanged("EU")
+    #expect(viewModel.problems[.currency] == nil)
+    viewModel.currencyChanged("EUX")
+    #expect(viewModel.problems[.currency]?.hasPrefix("Unknown currency \"EUX\"") == true)
+    viewModel.currencyChanged("EUR")
+    #expect(viewModel.problems[.currency] == nil)
+    viewModel.homeAirportChanged("QQQ")
+    #expect(viewModel.problems[.homeAirport] != nil)
+    viewModel.homeAirportChanged("")  // empty: no home airport, which is valid
+    #expect(viewModel.problems[.homeAirport] == nil)
+    viewModel.languageChanged("x")
+    #expect(viewModel.problems[.language] == nil)
+    viewModel.editingEnded(.language)
+    #expect(viewModel.problems[.language] == "Unknown language \"x\": expected one of en (English), de (German)")
+    viewModel.languageChanged("de")
+    #expect(viewModel.problems[.language] == nil)
   }
 }
 
@@ -162,6 +219,35 @@ import Testing
     #expect(viewModel.errorMessage == message)
     #expect(services.receivedNumbers.isEmpty)
   }
+
+  /// #14 Forms: the add form is judged as typed — the number once it has its brand's digits, the
+  /// expiry at five characters, any field when left.
+  @Test func addForm_judgedAsTyped() throws {
+    let services = InMemoryServices()
+    let token = try services.signedInAda()
+    let viewModel = PaymentCardsViewModel(client: services.client(DispatchQueue.test), token: token)
+    viewModel.numberChanged("424242424242424")
+    #expect(viewModel.problems[.number] == nil)  // 15 digits of a Visa: still typing
+    viewModel.numberChanged("4242424242424241")
+    #expect(viewModel.problems[.number] == "Card number fails the Luhn check: check the digits for a typo")
+    viewModel.numberChanged("4242424242424242")
+    #expect(viewModel.problems[.number] == nil)
+    viewModel.expiryChanged("09/2")
+    #expect(viewModel.problems[.expiry] == nil)
+    viewModel.expiryChanged("09/24")
+    #expect(viewModel.problems[.expiry] == "Card expired 09/24: use a card that is still valid")
+    viewModel.expiryChanged("12/30")
+    viewModel.cvcChanged("12")
+    viewModel.editingEnded(.cvc)
+    #expect(viewModel.problems[.cvc] == "CVC must be 3 digits for Visa")
+    viewModel.cvcChanged("123")
+    #expect(viewModel.problems[.cvc] == nil)
+    viewModel.cvcChanged("1")
+    viewModel.editingEnded(.cvc)
+    viewModel.formReset()
+    #expect(viewModel.problems.isEmpty)
+    #expect(services.receivedNumbers.isEmpty)  // nothing sent while typing
+  }
 }
 
 @Suite struct TripsViewModelTests {
@@ -188,7 +274,7 @@ import Testing
     viewModel.tripSelected(id: bobs.id)
     scheduler.advance()
     #expect(viewModel.selected == nil)
-    #expect(viewModel.errorMessage?.contains("no reservation") == true)
+    #expect(viewModel.errorMessage?.contains("No reservation") == true)
 
     viewModel.exportTapped(id: older.id)
     scheduler.advance()

@@ -137,7 +137,7 @@ import Testing
     let first = try #require(try offer())
     #expect(
       errorCode {
-        _ = try engine().book(CarBookingRequest(offerID: first.id, driverName: "Ada"))
+        _ = try engine().book(CarBookingRequest(offerID: first.id, driverName: "Ada 2"))
       } == "invalid_driver")
     #expect(
       errorCode {

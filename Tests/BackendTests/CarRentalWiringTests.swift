@@ -84,7 +84,7 @@ import Testing
     #expect(try backend.services.ledger.reservations(token: token).count == 1)
   }
 
-  @Test(arguments: ["Ada \u{1B}[2JLovelace", "1 2", "Ada", "Ada Lovelace\u{7}"])
+  @Test(arguments: ["Ada \u{1B}[2JLovelace", "1 2", "Ada \u{202E}ecalevoL", "Ada Lovelace\u{7}"])
   func book_rejectsDriverNamesOutsideTheNameRule(_ name: String) throws {
     let quoted = try #require(try service.search(try query()).offers.first)
     _ = try signIn()

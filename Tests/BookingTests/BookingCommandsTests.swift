@@ -163,7 +163,7 @@ import Testing
   @Test(arguments: [
     ["book", "garbage", "--passenger", "Ada Lovelace"],
     ["book", "FL1.Y.2.20261220UA1478.USD35162.\(OfferSignature.example)", "--passenger", "Ada Lovelace"],
-    ["book", "FL1.Y.1.20261220UA1478.USD35162.\(OfferSignature.example)", "--passenger", "Ada"],
+    ["book", "FL1.Y.1.20261220UA1478.USD35162.\(OfferSignature.example)", "--passenger", "Ada 2"],
     ["book", "FL1.Y.1.20261220UA1478.USD35162.\(OfferSignature.example)"],
     ["book", "FL1.Q.1.20261220UA1478.USD35162.\(OfferSignature.example)", "--passenger", "Ada Lovelace"],
     ["book", "FL1.Y.1.20260230UA1478.USD35162.\(OfferSignature.example)", "--passenger", "Ada Lovelace"],

@@ -556,7 +556,7 @@ import Testing
     booking.failure = .notSignedIn
     type(app, "Ada Lovelace")
     press(app, [.enter])
-    #expect(screen.model.errorMessage == ServiceError.notSignedIn.message)
+    #expect(screen.model.errorMessage == ScreenText.message(for: .notSignedIn))
     #expect(screen.failureText == "You are signed out: nothing was booked. Press Enter to sign in, then book again.")
     #expect(frame(app).contains("You are signed out: nothing was booked."))
     #expect(!frame(app).contains("account login"))

@@ -296,6 +296,28 @@ import Testing
     #expect(model.isBookEnabled == false)
   }
 
+  /// #14 Forms: Book with a missing or invalid name says which passenger and why, in the form's
+  /// words, and the message follows the typing until every name is valid.
+  @Test func book_withAnInvalidName_saysWhichPassengerAndWhy() {
+    let booking = ScriptedBooking()
+    let offer = StubFlights.offer(on: StubFlights.day(30), adults: 2)
+    let model = FlightBookingViewModel(offer: offer, environment: environment(booking: booking))
+    model.passengerNameChanged("Ada Lovelace", at: 0)
+    model.bookTapped()
+    #expect(
+      model.validationMessage
+        == "Passenger 2's name is missing: enter it as \"Given Family\" (or a single name), as on the passport."
+    )
+    #expect(model.firstInvalidPassenger == 1)
+    model.passengerNameChanged("Charles 2", at: 1)
+    #expect(model.validationMessage?.hasPrefix("Passenger 2's name \"Charles 2\" contains \"2\"") == true)
+    #expect(model.validationMessage?.contains("--") == false)
+    model.passengerNameChanged("Charles Babbage", at: 1)
+    #expect(model.validationMessage == nil)
+    settle()
+    #expect(booking.requests.isEmpty)
+  }
+
   @Test func book_priceChanged_showsTheNewPriceToAccept() {
     let booking = ScriptedBooking()
     booking.failure = ServiceError.refused(
@@ -306,7 +328,7 @@ import Testing
     model.passengerNameChanged("Ada Lovelace", at: 0)
     model.bookTapped()
     settle()
-    #expect(model.errorMessage == "the price rose")
+    #expect(model.errorMessage == "The price rose")
     #expect(model.priceChange?.id.quotedTotal == Money(amount: 400, currency: "USD"))
     #expect(model.isBookEnabled == false)
     booking.failure = nil
@@ -346,7 +368,7 @@ import Testing
     model.passengerNameChanged("Ada Lovelace", at: 0)
     model.bookTapped()
     settle()
-    #expect(model.errorMessage == "sold out: no seats left on UA 1478")
+    #expect(model.errorMessage == "Sold out: no seats left on UA 1478")
     #expect(model.reservation == nil)
   }
 

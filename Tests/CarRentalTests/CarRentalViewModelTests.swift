@@ -50,7 +50,7 @@ import Testing
     model.classPatternChanged("C**")
     #expect(
       message.values.last
-        == "invalid class \"C**\": expected four characters, each an ACRISS letter for its position or * (e.g. C***, *DAR, ECMR)"
+        == "Invalid class \"C**\": expected four characters, each an ACRISS letter for its position or * (e.g. C***, *DAR, ECMR)"
     )
     model.classPatternChanged("C***")
     #expect(enabled.values.last == true)
@@ -65,15 +65,40 @@ import Testing
     model.pickupDateTimeChanged("2026-12-20T10:00")
     model.dropoffDateTimeChanged(" ")
     model.dropoffDateTimeChanged("2026-12-27T10:00")
+    // In the form's words: the calendar, never an option name or the command line's `T`.
     #expect(
       message.values == [
-        "enter a pick-up airport or city",
-        "enter the pick-up date and time (YYYY-MM-DDTHH:MM, local time at the desk)",
-        "invalid pick-up \"2026-12-20\": expected a local date-time YYYY-MM-DDTHH:MM (e.g. 2026-12-20T10:00)",
-        "enter the drop-off date and time (YYYY-MM-DDTHH:MM, local time at the desk)",
-        "enter the drop-off date and time (YYYY-MM-DDTHH:MM, local time at the desk)",
+        "Enter a pick-up airport or city (LAX, Paris).",
+        "Choose the pick-up date and time: Enter opens the calendar (local time at the desk).",
+        "The pick-up \"2026-12-20\" is not a date and time: type YYYY-MM-DD HH:MM, or press Enter for the calendar.",
+        "Choose the drop-off date and time: Enter opens the calendar (local time at the desk).",
+        "Choose the drop-off date and time: Enter opens the calendar (local time at the desk).",
         nil,
       ])
+  }
+
+  /// #14: a past pick-up was accepted by the form and refused by the service with an option name.
+  @Test func pastPickup_isRefusedAsTyped_eachPartSaysItsOwnProblem() {
+    let model = CarSearchViewModel(environment: environment(), today: LocalDate(year: 2026, month: 11, day: 30)!)
+    model.pickupTextChanged("LAX")
+    model.pickupDateTimeChanged("2026-11-29 10:00")
+    model.dropoffDateTimeChanged("2026-11-28 10:00")
+    #expect(
+      model.problems[.pickup] == "The pick-up 2026-11-29 10:00 is in the past: choose today (2026-11-30) or later.")
+    #expect(model.problems[.dropoff]?.hasPrefix("The drop-off 2026-11-28 10:00 is in the past") == true)
+    #expect(model.problems[.place] == nil)
+    #expect(!model.isSearchEnabled)
+    #expect(model.validationMessage == model.problems[.pickup])
+    model.pickupDateTimeChanged("2026-11-30 10:00")  // today is fine
+    model.dropoffDateTimeChanged("2026-11-30 09:30")
+    #expect(model.problems[.pickup] == nil)
+    #expect(model.problems[.dropoff] == "The drop-off (2026-11-30 09:30) must be after the pick-up (2026-11-30 10:00).")
+    model.dropoffDateTimeChanged("2026-12-02 09:30")
+    #expect(model.problems.isEmpty)
+    #expect(model.isSearchEnabled)
+    for problem in [model.problems[.pickup], model.validationMessage].compactMap({ $0 }) {
+      #expect(!problem.contains("--"))
+    }
   }
 
   @Test func results_groupedByCategory_withTheCodeInWords() {
@@ -100,7 +125,7 @@ import Testing
     model.dropoffDateTimeChanged("2026-12-27T10:00")
     model.searchTapped()
     scheduler.run()
-    #expect(error.values.last == "unknown place \"XXQ\"")
+    #expect(error.values.last == "Unknown place \"XXQ\"")
   }
 
   @Test func companySelector_listsCompaniesOfThePlace_andLimitsTheSearch() {
@@ -146,7 +171,7 @@ import Testing
     model.promoCodeChanged("OLD")
     model.applyPromoTapped()
     scheduler.run()
-    #expect(model.promoMessage == "promo code OLD expired on 2026-05-31")
+    #expect(model.promoMessage == "Promo code OLD expired on 2026-05-31")
   }
 
   @Test func booking_booksOnce_withOneIdempotencyKey() {
@@ -154,7 +179,7 @@ import Testing
     let model = CarBookingViewModel(offerID: "car_orbit_x", environment: environment(service), idempotencyKey: "k1")
     let enabled = model.$isBookEnabled.record()
     let reservation = model.$reservation.record()
-    model.driverNameChanged("Ada")
+    model.driverNameChanged("Ada 2")
     model.driverNameChanged("Ada Lovelace")
     model.bookTapped()
     model.bookTapped()
@@ -186,7 +211,7 @@ import Testing
     #expect(model.reservation == nil)
   }
 
-  @Test(arguments: ["Ada", "1 2", "Ada \u{1B}[2JLovelace"])
+  @Test(arguments: ["Ada 2", "1 2", "Ada \u{1B}[2JLovelace", "Ada \u{202E}ecalevoL"])
   func booking_invalidDriver_saysWhyAndBooksNothing(_ name: String) {
     let service = ScriptedCarService()
     let model = CarBookingViewModel(offerID: "car_orbit_x", environment: environment(service), idempotencyKey: "k5")

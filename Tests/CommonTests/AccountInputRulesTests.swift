@@ -39,4 +39,12 @@ import Testing
     _ = try PaymentCardValidation.validate(
       number: "4242424242424242", expiry: "09/46", cvc: "123", today: today, calendar: utc)
   }
+
+  /// #14: a name with a right-to-left override was accepted.
+  @Test func bidiControls_areRefused() {
+    let problem = AccountInputRules.nameProblem("Ada\u{202E}ecalevoL", field: "Last name")
+    #expect(problem?.code == "invalid_name")
+    #expect(problem?.message.contains("U+202E") == true)
+    #expect(AccountInputRules.nameProblem("Łukasz 李", field: "First name") == nil)
+  }
 }

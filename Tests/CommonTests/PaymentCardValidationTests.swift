@@ -168,4 +168,16 @@ import Testing
     #expect(Brand(storedName: "VISA") == .visa)
     #expect(Brand(storedName: "whatever") == .unknown)
   }
+
+  /// #14 Forms: the number is shown in the card's groups while typed, masked but the last four after.
+  @Test func grouped_andMasked_byBrand() {
+    #expect(PaymentCardValidation.grouped("4242424242424242") == "4242 4242 4242 4242")
+    #expect(PaymentCardValidation.grouped("42424242424") == "4242 4242 424")
+    #expect(PaymentCardValidation.grouped("378282246310005") == "3782 822463 10005")  // Amex 4-6-5
+    #expect(PaymentCardValidation.grouped("36227206271667") == "3622 720627 1667")  // Diners 4-6-4
+    #expect(PaymentCardValidation.grouped("4242424242424242424") == "4242 4242 4242 4242 424")
+    #expect(PaymentCardValidation.grouped("") == "")
+    #expect(PaymentCardValidation.maskedNumber("4242424242424242") == "•••• •••• •••• 4242")
+    #expect(PaymentCardValidation.maskedNumber("378282246310005") == "•••• •••••• •0005")
+  }
 }

@@ -98,6 +98,33 @@ import Testing
     #expect(try data.resolvePlace("London, CA").countryCode == "CA")
   }
 
+  /// #14: "Springfield" suggested "Springfield, US", ambiguous again, which suggested
+  /// "Springfield, US, US". Every suggestion resolves, each to its own candidate.
+  @Test(arguments: ["Springfield", "Springfield, US", "San Jose", "Columbus", "Birmingham"])
+  func ambiguousNames_suggestTextsThatResolve(_ text: String) throws {
+    let error = try #require(failure(text))
+    #expect(error.code == "ambiguous_place")
+    let suggestions = try #require(error.details["suggestions"]).components(separatedBy: "; ")
+    let candidates = try #require(error.details["candidates"]).components(separatedBy: "; ")
+    #expect(suggestions.count == candidates.count)
+    var resolved: Set<String> = []
+    for suggestion in suggestions {
+      #expect(error.message.contains("\"\(suggestion)\""))
+      let place = try data.resolvePlace(suggestion)  // never ambiguous
+      resolved.insert("\(place)")
+    }
+    #expect(resolved.count == suggestions.count)  // each its own place
+    #expect(!error.message.contains(", US, US"))
+    #expect(!error.message.contains("--"))
+  }
+
+  @Test func springfield_suggestsTheStates() throws {
+    let error = try #require(failure("Springfield"))
+    #expect(error.message.hasSuffix("type one of \"Springfield, MO\", \"Springfield, MA\" or \"Springfield, IL\""))
+    let birmingham = try #require(failure("Birmingham"))
+    #expect(birmingham.message.hasSuffix("type one of \"Birmingham, GB\" or \"Birmingham, US\""))
+  }
+
   @Test func coordinates() throws {
     let place = try data.resolvePlace("48.85,2.35")
     guard case .coordinate(let coordinate, let zone) = place else {

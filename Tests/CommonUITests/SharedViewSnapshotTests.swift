@@ -28,6 +28,37 @@ import Testing
     #expect(state.handle(.tab) == nil)
   }
 
+  /// #14: the Cars tab's time picker (it follows the calendar for a pick-up or a drop-off).
+  @Test func timePicker_keysDigitsAndChoice() throws {
+    var state = TimePickerState(minutes: 10 * 60 + 10)  // rounded to the nearest half hour
+    #expect(state.text == "10:00")
+    try assertSnapshot(of: TimePicker(state: state), width: 10, height: 9, named: "time-picker")
+    #expect(state.handle(.down) == .moved)
+    #expect(state.text == "10:30")
+    _ = state.handle(.pageUp)
+    #expect(state.text == "09:30")
+    _ = state.handle(.home)
+    _ = state.handle(.up)
+    #expect(state.text == "00:00")  // not before midnight
+    _ = state.handle(.end)
+    _ = state.handle(.pageDown)
+    #expect(state.text == "23:30")  // nor after the last step
+    for digit in "1030" { _ = state.handle(.character(digit)) }
+    #expect(state.text == "10:30")
+    _ = state.handle(.character("9"))  // a fifth digit starts a new time
+    #expect(state.text == "09:00")
+    for digit in "45" { _ = state.handle(.character(digit)) }  // 945: 09:45, between two steps
+    #expect(state.text == "10:00")
+    _ = state.handle(.up)
+    for digit in "99" { _ = state.handle(.character(digit)) }  // no time starts with 99: 9 starts again
+    #expect(state.text == "09:00")
+    #expect(state.handle(.tab) == nil)
+    #expect(state.handle(.enter) == .chosen(9 * 60))
+    #expect(TimePickerState.minutes(typed: "975") == nil)
+    #expect(TimePickerState.minutes(typed: "94") == 9 * 60 + 40)
+    #expect(TimePickerState.minutes(typed: "0930") == 9 * 60 + 30)
+  }
+
   @Test func calendar_monthEndsClampAcrossMonths() {
     var state = CalendarPickerState(cursor: LocalDate(year: 2026, month: 1, day: 31)!)
     _ = state.handle(.pageDown)

@@ -43,6 +43,43 @@ import Testing
     #expect(card.status == 0, "\(card.stderr)")
   }
 
+  /// #14 Places: `booking airports LON` ranked a Chinese airport above Luton and offered no "all
+  /// airports" choice; an ambiguous place suggested a text that was ambiguous again.
+  @Test func airports_metroCodeFirstWithItsAirports_ambiguousPlacesSuggestTextsThatResolve() throws {
+    let result = try booking(["airports", "LON", "--limit", "7", "--json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    let airports = json?["airports"] as? [[String: Any]] ?? []
+    #expect(airports.map { $0["iata"] as? String } == ["LON", "LHR", "LGW", "STN", "LTN", "LCY", "SEN"])
+    #expect(airports.first?["airports"] as? [String] == ["LHR", "LGW", "STN", "LTN", "LCY", "SEN"])
+    #expect(airports[1]["airports"] == nil)  // an airport has no such key
+    let text = try booking(["airports", "tokyo"])
+    #expect(text.stdout.hasPrefix("TYO  Tokyo, all airports: NRT HND, JP"))
+    let ambiguous = try booking(["search", "--from", "Springfield", "--to", "LAX", "--date", Self.date(20)])
+    #expect(ambiguous.status == 2)
+    #expect(ambiguous.stderr.contains("\"Springfield, MO\""))
+    let chosen = try booking(["search", "--from", "Springfield, MO", "--to", "LAX", "--date", Self.date(20)])
+    #expect(chosen.status == 0, "\(chosen.stderr)")
+  }
+
+  /// #14 Places: the home airport, documented as "the default origin of flight searches", was
+  /// used nowhere.
+  @Test func homeAirport_isTheDefaultFrom() throws {
+    let missing = try booking(["search", "--to", "JFK", "--date", Self.date(20)])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("set a home airport (account preferences --home-airport SFO)"))
+    try signIn()
+    let set = try runner.run("account", ["preferences", "--home-airport", "SFO"], environment: environment)
+    #expect(set.status == 0, "\(set.stderr)")
+    let found = try offers(["--to", "JFK", "--date", Self.date(20), "--max-stops", "0"])
+    #expect(!found.isEmpty)
+    let origins = found.compactMap { ($0["itineraries"] as? [[String: Any]])?.first?["from"] as? String }
+    #expect(!origins.isEmpty && origins.allSatisfy { $0 == "SFO" }, "\(origins)")
+    // --from still wins.
+    let fromLAX = try offers(["--from", "LAX", "--to", "JFK", "--date", Self.date(20), "--max-stops", "0"])
+    #expect(!fromLAX.isEmpty)
+  }
+
   @Test func search_sfoToJFK_nonstopOnRealCarriers() throws {
     let found = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--max-stops", "0"])
     #expect(found.count >= 5)

@@ -12,6 +12,9 @@ final class ControlledHotelClient: @unchecked Sendable {
 
   var calls: [String] { lock.withLock { log.filter { !$0.hasPrefix("cancel ") } } }
   var cancellations: [String] { lock.withLock { log.filter { $0.hasPrefix("cancel ") } } }
+  /// Every search request, in order.
+  var searchRequests: [HotelSearchRequest] { lock.withLock { searches } }
+  private var searches: [HotelSearchRequest] = []
 
   private func publisher<T>(_ key: String) -> AnyPublisher<T, ServiceError> {
     let subject = PassthroughSubject<T, ServiceError>()
@@ -44,7 +47,10 @@ final class ControlledHotelClient: @unchecked Sendable {
   var client: HotelClient {
     HotelClient(
       suggestPlaces: { self.publisher("suggest \($0)") },
-      search: { self.publisher("search \($0.place)") },
+      search: { request in
+        self.lock.withLock { self.searches.append(request) }
+        return self.publisher("search \(request.place)")
+      },
       details: { self.publisher("details \($0)") },
       rooms: { id, _, _, _, _ in self.publisher("rooms \(id)") },
       book: { offer, guest, card, key in

@@ -105,7 +105,7 @@ import Testing
     let directory = TemporaryDirectory()
     let offer = FakeHotelService.offer().id
     let service = FakeHotelService()
-    #expect(run(["book", offer, "--guest", "Ada"], service: service, dataDir: directory.url).0 == 2)
+    #expect(run(["book", offer, "--guest", "Ada 2"], service: service, dataDir: directory.url).0 == 2)
     #expect(run(["book", "nonsense", "--guest", "Ada Lovelace"], service: service, dataDir: directory.url).0 == 2)
     let (status, console) = run(["book", offer, "--guest", "Ada Lovelace"], service: service, dataDir: directory.url)
     #expect(status == 1)

@@ -289,6 +289,40 @@ import Testing
     try assertSnapshot(frame(app), named: "booking-confirmed")
   }
 
+  /// #14: an empty guest name got no message at all: Enter (Book) now says what is missing, and
+  /// the message follows the typing.
+  @Test func booking_emptyGuestName_saysSo() throws {
+    let offer = FakeHotelService.offer()
+    let screen = bookingScreen(offer, account: MemoryBookingAccount(signedIn: true))
+    let app = app(screen)
+    press(app, [.enter])
+    var text = frame(app)
+    #expect(text.contains("The guest's name is missing"))
+    try assertSnapshot(text, named: "booking-empty-name")
+    type(app, "2")  // the message follows the typing
+    #expect(frame(app).contains("The guest's name \"2\" contains \"2\", which is not a letter"))
+    press(app, [.backspace])
+    type(app, "Ada Lovelace")
+    text = frame(app)
+    #expect(!text.contains("The guest's name"))
+    #expect(remote.calls.isEmpty)
+  }
+
+  /// #14: the line under the search form follows the focus: how to fill the focused part in, or
+  /// what is wrong with it.
+  @Test func searchForm_hintLineFollowsTheFocus() throws {
+    let (app, screen) = filledForm()  // focus on Guests
+    #expect(screen.hintLine.0.hasPrefix("← → or - + change it"))
+    press(app, [.backTab])  // the calendar
+    #expect(screen.hintLine.0.hasPrefix("In the calendar: Enter on the check-in day"))
+    press(app, [.enter] + Array(repeating: .pageDown, count: 2) + [.enter])  // a stay of two months
+    #expect(screen.hintLine == ("A stay is at most 30 nights.", true))
+    press(app, [.tab, .tab, .tab])  // Search
+    #expect(screen.hintLine == ("A stay is at most 30 nights.", true))
+    press(app, [.backTab, .backTab, .backTab, .backTab])  // the place
+    #expect(screen.hintLine.0.hasPrefix("A city or an airport"))
+  }
+
   /// Not signed in: Book opens the sign-in sheet; after signing in the booking shows the default
   /// card; → chooses the Mastercard, which is the card booked.
   @Test func booking_signedOut_signInSheet_thenTheChosenCardIsBooked() throws {

@@ -108,7 +108,8 @@ import Testing
     model.placeChanged("Paris")
     model.checkInChanged(LocalDate("2026-11-29")!)
     model.checkOutChanged(LocalDate("2026-12-01")!)
-    #expect(model.validationMessage == "Check-in 2026-11-29 is in the past.")
+    #expect(model.validationMessage == "Check-in 2026-11-29 is in the past: choose today (2026-11-30) or later.")
+    #expect(model.problems == [.dates: "Check-in 2026-11-29 is in the past: choose today (2026-11-30) or later."])
     #expect(!model.isSearchEnabled)
   }
 }
@@ -143,12 +144,51 @@ import Testing
       ])
   }
 
+  /// #14: the filters only saw the first offers of a search. A search asks for the most the service
+  /// gives; when the place has more, a sort or filter asks the service again, and a new search
+  /// starts without the last one's filters.
+  @Test func filtersAndSort_workOnEveryOffer_aNewSearchResetsThem() {
+    let model = HotelResultsViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
+    model.search(HotelTestData.request)
+    #expect(remote.searchRequests.last?.limit == HotelResultsViewModel.maximumLimit)
+    var cut = HotelTestData.result
+    cut.matched = 1500  // more than one answer holds
+    remote.answer("search Paris", cut)
+    scheduler.advance()
+    #expect(model.matched == 1500)
+    model.filterChanged(HotelResultFilter(minStars: 3))
+    #expect(model.offers.map(\.name) == ["A", "C"])  // at once, from what is here
+    #expect(model.isLoading)
+    let asked = remote.searchRequests.last
+    #expect(asked?.minStars == 3)
+    #expect(remote.searchRequests.count == 2)
+    var filtered = HotelTestData.result
+    filtered.offers = [FakeHotelService.offer(hotelId: "h9", name: "D", nightly: 90, km: 2, stars: 4, rating: 9)]
+    filtered.offers += HotelTestData.result.offers.filter { $0.stars >= 3 }
+    filtered.matched = 3
+    remote.answer("search Paris", filtered)
+    scheduler.advance()
+    #expect(model.offers.map(\.name) == ["D", "A", "C"])  // the best of all that match
+    model.filterChanged(HotelResultFilter())  // loosened: asked again, not a part of a part
+    #expect(remote.searchRequests.count == 3)
+    #expect(remote.searchRequests.last?.minStars == nil)
+    remote.answer("search Paris", HotelTestData.result)
+    scheduler.advance()
+    // A new search: every offer, no filter carried over.
+    model.filterChanged(HotelResultFilter(minStars: 5))
+    model.search(HotelTestData.request)
+    #expect(model.filter == HotelResultFilter())
+    remote.answer("search Paris", HotelTestData.result)
+    scheduler.advance()
+    #expect(model.offers.count == 3)
+  }
+
   @Test func failedSearch_showsTheMessage() {
     let model = HotelResultsViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
     model.search(HotelTestData.request)
     remote.fail("search Paris", .invalid("unknown_place", "unknown place \"Paris\""), as: HotelSearchResult.self)
     scheduler.advance()
-    #expect(model.errorMessage == "unknown place \"Paris\"")
+    #expect(model.errorMessage == "Unknown place \"Paris\"")
     #expect(model.offers.isEmpty)
   }
 
@@ -220,7 +260,7 @@ extension HotelRowState {
     let enabled = model.$isBookEnabled.record()
     let booking = model.$isBooking.record()
     model.bookTapped()
-    model.guestNameChanged("Ada")
+    model.guestNameChanged("Ada 2")
     model.guestNameChanged("Ada  Lovelace")
     model.bookTapped()
     model.bookTapped()  // a second tap while booking does nothing
@@ -233,6 +273,25 @@ extension HotelRowState {
     #expect(model.reservation?.id == "res_1")
     #expect(enabled.values == [false, true, false])
     #expect(booking.values == [false, true, false])
+  }
+
+  /// #14: an empty hotel guest name got no message at all.
+  @Test func emptyOrInvalidGuestName_saysWhatIsWrong_andNothingIsSent() {
+    let model = HotelBookingViewModel(
+      offer: offer, client: remote.client, scheduler: scheduler.eraseToAnyScheduler(), idempotencyKey: "k6")
+    model.bookTapped()
+    #expect(
+      model.validationMessage
+        == "The guest's name is missing: enter it as \"Given Family\" (or a single name).")
+    model.guestNameChanged("Ada 2")  // updated as it is typed
+    #expect(
+      model.validationMessage
+        == "The guest's name \"Ada 2\" contains \"2\", which is not a letter: use letters, spaces, hyphens, apostrophes and full stops."
+    )
+    model.guestNameChanged("Ada Lovelace")
+    #expect(model.validationMessage == nil)
+    #expect(model.isBookEnabled)
+    #expect(remote.calls.isEmpty)
   }
 
   @Test func booking_chargesTheChosenCard() {
@@ -261,7 +320,7 @@ extension HotelRowState {
       "book \(offer.id) Ada Lovelace k2",
       .refused("price_changed", "the price changed", details: ["offerId": "hof_new"]), as: Reservation.self)
     scheduler.advance()
-    #expect(model.errorMessage == "the price changed")
+    #expect(model.errorMessage == "The price changed")
     #expect(model.newOfferId == "hof_new")
     #expect(!model.isBookEnabled)
   }
@@ -275,7 +334,8 @@ extension HotelRowState {
     remote.fail("book \(offer.id) Ada Lovelace k5", .notSignedIn, as: Reservation.self)
     scheduler.advance()
     #expect(failures.values == [nil, nil, .notSignedIn])
-    #expect(model.errorMessage == ServiceError.notSignedIn.message)
+    #expect(model.errorMessage == ScreenText.message(for: .notSignedIn))
+    #expect(model.errorMessage?.contains("account login") == false)
   }
 }
 

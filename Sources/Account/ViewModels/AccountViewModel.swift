@@ -125,6 +125,6 @@ public final class AccountViewModel {
   }
 
   private func show(_ error: ServiceError) {
-    alert = AlertState(title: strings[.accountTitle], message: error.message)
+    alert = AlertState(title: strings[.accountTitle], message: ScreenText.message(for: error))
   }
 }

@@ -12,7 +12,17 @@ import Reactive
 /// "CVC must be 3 digits for Visa"; nothing is sent to the service then), ``isBusy``, and
 /// ``cardsChanged``, which emits after each change the service accepted (so the app's session
 /// reads the cards again and every booking screen offers them at once).
+///
+/// The add form is checked as it is typed (``numberChanged(_:)``, ``expiryChanged(_:)``,
+/// ``cvcChanged(_:)``, ``editingEnded(_:)``): ``problems`` says what is wrong with a field once it
+/// can be judged — the number when it has as many digits as its brand takes, the expiry at five
+/// characters, any field when it is left.
 public final class PaymentCardsViewModel {
+  /// A field of the add form.
+  public enum Field: Hashable, Sendable, CaseIterable {
+    case number, expiry, cvc
+  }
+
   /// One row of the list.
   public struct Row: Hashable, Sendable, Identifiable {
     public var id: String
@@ -31,6 +41,9 @@ public final class PaymentCardsViewModel {
   @Published public private(set) var rows: [Row] = []
   @Published public private(set) var errorMessage: String?
   @Published public private(set) var isBusy = false
+  /// What is wrong with each field of the add form as typed (see the type's documentation).
+  @Published public private(set) var problems: [Field: String] = [:]
+  private var typed: [Field: String] = [:]
   /// Emits after each add, removal or default change the service accepted.
   public var cardsChanged: AnyPublisher<Void, Never> { changedSubject.eraseToAnyPublisher() }
 
@@ -41,6 +54,65 @@ public final class PaymentCardsViewModel {
 
   public func viewAppeared() {
     reload()
+  }
+
+  /// The card number as typed so far (digits).
+  public func numberChanged(_ text: String) {
+    typed[.number] = text
+    let digits = text.filter(\.isNumber)
+    // Judged at the brand's longest length, or at 16 when the brand issues 16 digits (Visa takes
+    // 13 too: a 16-digit Visa is not judged at 13).
+    let lengths = PaymentCardValidation.brand(of: digits).lengths
+    check(
+      .number, complete: digits.count >= (lengths.max() ?? 19) || digits.count >= 16 && lengths.contains(digits.count))
+    if typed[.cvc] != nil, problems[.cvc] != nil { check(.cvc, complete: true) }
+  }
+
+  /// The expiry as typed so far (`MM/YY`).
+  public func expiryChanged(_ text: String) {
+    typed[.expiry] = text
+    check(.expiry, complete: text.trimmingCharacters(in: .whitespaces).count >= 5)
+  }
+
+  /// The CVC as typed so far.
+  public func cvcChanged(_ text: String) {
+    typed[.cvc] = text
+    if problems[.cvc] != nil { check(.cvc, complete: true) }
+  }
+
+  /// The traveller left `field`: its value is judged as it is (an empty one is not).
+  public func editingEnded(_ field: Field) {
+    guard let text = typed[field], !text.isEmpty else { return }
+    check(field, complete: true)
+  }
+
+  /// The add form was opened or closed: nothing typed, nothing to say.
+  public func formReset() {
+    typed = [:]
+    problems = [:]
+  }
+
+  /// Judges `field`: a problem when invalid and `complete`; none when valid; an incomplete
+  /// invalid value keeps what was said.
+  private func check(_ field: Field, complete: Bool) {
+    let problem: String?
+    do {
+      switch field {
+      case .number: _ = try PaymentCardValidation.validateNumber(typed[.number] ?? "")
+      case .expiry:
+        let expiry = try CardExpiry(parsing: typed[.expiry] ?? "")
+        try expiry.checkNotExpired(today: client.environment.now(), calendar: client.environment.calendar)
+        try expiry.checkNotTooFarAhead(today: client.environment.now(), calendar: client.environment.calendar)
+      case .cvc:
+        let digits = (typed[.number] ?? "").filter(\.isNumber)
+        try PaymentCardValidation.validateCVC(typed[.cvc] ?? "", brand: PaymentCardValidation.brand(of: digits))
+      }
+      problem = nil
+    } catch {
+      guard complete else { return }
+      problem = ScreenText.message(for: AccountClient.serviceError(error))
+    }
+    if problems[field] != problem { problems[field] = problem }
   }
 
   /// The cards as the app's session shows them now (the default first or not: they are ordered here).

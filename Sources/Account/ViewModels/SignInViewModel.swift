@@ -85,8 +85,15 @@ public final class SignInViewModel {
 /// Inputs: ``emailChanged(_:)``, ``firstNameChanged(_:)``, ``lastNameChanged(_:)``,
 /// ``passwordChanged(_:)``, ``passwordRepeatChanged(_:)``, ``signUpTapped()``.
 /// Outputs: ``isSignUpEnabled``, ``isSigningUp``, ``errorMessage`` (the first problem, in the
-/// user's language for missing names), and ``signedUp`` (the new profile once, then `.finished`).
+/// user's language for missing names), ``problems`` (each field checked as it is typed: when it is
+/// left — ``editingEnded(_:)`` —, and the repeated password as soon as it is as long as the first),
+/// and ``signedUp`` (the new profile once, then `.finished`).
 public final class SignUpViewModel {
+  /// A field of the form.
+  public enum Field: Hashable, Sendable, CaseIterable {
+    case email, firstName, lastName, password, passwordRepeat
+  }
+
   private let client: AccountClient
   private let strings: Strings
   private let signedUpSubject = PassthroughSubject<UserProfile, Never>()
@@ -100,6 +107,8 @@ public final class SignUpViewModel {
   @Published public private(set) var isSignUpEnabled = false
   @Published public private(set) var isSigningUp = false
   @Published public private(set) var errorMessage: String?
+  /// What is wrong with each field as typed (see the type's documentation).
+  @Published public private(set) var problems: [Field: String] = [:]
   public let signedUp: AnyPublisher<UserProfile, Never>
 
   public init(client: AccountClient, strings: Strings = .english) {
@@ -125,12 +134,52 @@ public final class SignUpViewModel {
 
   public func passwordChanged(_ text: String) {
     password = text
+    if problems[.password] != nil { check(.password) }
+    if problems[.passwordRepeat] != nil { check(.passwordRepeat) }
     updateEnabled()
   }
 
   public func passwordRepeatChanged(_ text: String) {
     passwordRepeat = text
+    if passwordRepeat.count >= password.count || problems[.passwordRepeat] != nil { check(.passwordRepeat) }
     updateEnabled()
+  }
+
+  /// The traveller left `field`: its value is judged as it is (an empty one is not, until Sign up).
+  public func editingEnded(_ field: Field) {
+    check(field)
+  }
+
+  /// Judges `field` as typed (an empty field says nothing).
+  private func check(_ field: Field) {
+    let text: String
+    switch field {
+    case .email: text = email
+    case .firstName: text = firstName
+    case .lastName: text = lastName
+    case .password: text = password
+    case .passwordRepeat: text = passwordRepeat
+    }
+    var problem: String?
+    if !text.isEmpty {
+      do {
+        switch field {
+        case .email: _ = try SignUpRules.email(email)
+        case .firstName:
+          if let error = AccountInputRules.nameProblem(firstName, field: "First name") { throw error }
+        case .lastName:
+          if let error = AccountInputRules.nameProblem(lastName, field: "Last name") { throw error }
+        case .password: try SignUpRules.checkPassword(password)
+        case .passwordRepeat:
+          if passwordRepeat != password {
+            throw ServiceError.invalid("password_mismatch", "the two passwords do not match")
+          }
+        }
+      } catch {
+        problem = ScreenText.message(for: AccountClient.serviceError(error))
+      }
+    }
+    if problems[field] != problem { problems[field] = problem }
   }
 
   public func signUpTapped() {
@@ -148,7 +197,7 @@ public final class SignUpViewModel {
       errorMessage = error.message(in: strings)
       return
     } catch {
-      errorMessage = AccountClient.serviceError(error).message
+      errorMessage = ScreenText.message(for: AccountClient.serviceError(error))
       return
     }
     let password = password
@@ -162,7 +211,7 @@ public final class SignUpViewModel {
       receiveCompletion: { [weak self] completion in
         guard let self else { return }
         self.isSigningUp = false
-        if case .failure(let error) = completion { self.errorMessage = error.message }
+        if case .failure(let error) = completion { self.errorMessage = ScreenText.message(for: error) }
         self.updateEnabled()
       },
       receiveValue: { [weak self] profile in

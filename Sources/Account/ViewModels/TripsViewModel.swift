@@ -241,7 +241,7 @@ public final class TripsViewModel {
       .sink(
         receiveCompletion: { [weak self] completion in
           self?.isBusy = false
-          if case .failure(let error) = completion { self?.errorMessage = error.message }
+          if case .failure(let error) = completion { self?.errorMessage = ScreenText.message(for: error) }
         },
         receiveValue: show
       )

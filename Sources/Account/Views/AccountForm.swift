@@ -1,3 +1,4 @@
+import Common
 import CommonUI
 
 /// The fields of a small form (labels, texts, which are secret) and which one has focus; the
@@ -5,29 +6,42 @@ import CommonUI
 /// moves to the next, on the last field or the button submits. Esc leaves the field
 /// (``hasLeftField``: no text field has focus, so `q` quits); Enter, Tab or ↑ ↓ come back, and a
 /// second Esc is the screen's (it goes back).
+///
+/// A card-number field takes digits only (typed or pasted; spaces and dashes are dropped) and
+/// shows them in the card's groups while it has focus (`4242 4242 4242 42`), hidden but the last
+/// four afterwards (`•••• •••• •••• 4242`).
 struct AccountForm {
   struct Field {
     var label: String
     var state: TextFieldState
     var isSecure = false
+    var isCardNumber = false
+    /// What the field takes, for the line under the form while it has focus.
+    var hint = ""
   }
 
   var fields: [Field]
   var button: String
+  /// What the button does, for the line under the form while it has focus.
+  var buttonHint = ""
   /// `0..<fields.count` a field, `fields.count` the button.
   var focus = 0
   /// Esc left the focused field: keys go to the screen and the shell until Enter.
   private(set) var hasLeftField = false
 
-  init(_ fields: [Field], button: String) {
+  init(_ fields: [Field], button: String, buttonHint: String = "") {
     self.fields = fields
     self.button = button
+    self.buttonHint = buttonHint
   }
 
   var isEditingText: Bool { focus < fields.count && !hasLeftField }
 
   /// Whether Enter submits now (on the last field or the button), rather than moving on.
   var enterSubmits: Bool { focus >= fields.count - 1 }
+
+  /// The hint of the focused field or button.
+  var focusedHint: String { focus < fields.count ? fields[focus].hint : buttonHint }
 
   subscript(_ index: Int) -> String { fields[index].state.text }
 
@@ -55,6 +69,10 @@ struct AccountForm {
     case .backTab, .up: focus = (focus + count - 1) % count
     case .enter: if focus < fields.count - 1 { focus += 1 } else { return .submit }
     case .character(" ") where focus == fields.count: return .submit
+    case .character(let c) where focus < fields.count && fields[focus].isCardNumber && !c.isNumber:
+      return .edited  // a card number is digits only: spaces and dashes are the display's
+    case .paste(let text) where focus < fields.count && fields[focus].isCardNumber:
+      fields[focus].state.insert(String(text.filter { $0.isASCII && $0.isNumber }))
     default:
       guard focus < fields.count, fields[focus].state.handle(key) else { return .unused }
     }
@@ -66,11 +84,33 @@ struct AccountForm {
   func render(in area: Rect, into buffer: inout Buffer, buttonTitle: String? = nil) {
     let labelWidth = (fields.map { DisplayWidth.of($0.label) }.max() ?? 0) + 2
     for (index, field) in fields.enumerated() {
-      TextField(field.label, state: field.state).labelWidth(labelWidth).secure(field.isSecure)
-        .focused(focus == index).render(
+      let focused = focus == index && !hasLeftField
+      var state = field.state
+      if field.isCardNumber, !state.text.isEmpty {
+        state = Self.cardNumberShown(field.state, focused: focused)
+      }
+      TextField(field.label, state: state).labelWidth(labelWidth).secure(field.isSecure)
+        .focused(focused).render(
           in: area.row(index).inset(right: max(0, area.width - labelWidth - 40)), into: &buffer)
     }
     Button(buttonTitle ?? button, focused: focus == fields.count)
       .render(in: area.row(fields.count + 1).inset(left: labelWidth), into: &buffer)
+  }
+
+  /// A card number as its field shows it: grouped with the cursor in the same place among the
+  /// digits while focused, masked but the last four otherwise.
+  static func cardNumberShown(_ state: TextFieldState, focused: Bool) -> TextFieldState {
+    let digits = state.text
+    guard focused else { return TextFieldState(text: PaymentCardValidation.maskedNumber(digits)) }
+    var shown = TextFieldState(text: PaymentCardValidation.grouped(digits))
+    // One space before the cursor for each group that ends before it.
+    var boundaries: [Int] = []
+    var total = 0
+    for size in PaymentCardValidation.groupSizes(of: digits) {
+      total += size
+      boundaries.append(total)
+    }
+    shown.moveCursor(to: state.cursor + boundaries.filter { $0 < state.cursor && $0 < digits.count }.count)
+    return shown
   }
 }

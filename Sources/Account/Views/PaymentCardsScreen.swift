@@ -4,8 +4,10 @@ import Foundation
 import Reactive
 
 /// Payment cards over ``PaymentCardsViewModel``: the list (default first), `a` opens the add form
-/// (number, expiry MM/YY, CVC; number and CVC masked), `d` makes the selected card the default,
-/// `x` removes it (pressed twice, to confirm).
+/// (number, expiry MM/YY, CVC: the number shown in its groups while typed and masked but the last
+/// four afterwards, the CVC masked; each field checked as it is typed, the line under the form
+/// says what the focused field takes or what is wrong with it), `d` makes the selected card the
+/// default, `x` removes it (pressed twice, to confirm).
 @MainActor
 final class PaymentCardsScreen: Screen {
   let title = "Payment cards"
@@ -28,6 +30,7 @@ final class PaymentCardsScreen: Screen {
     }.store(in: &subscriptions)
     model.$errorMessage.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.$isBusy.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
+    model.$problems.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.cardsChanged.sink { [weak self, weak session] in
       session?.refresh()
       // The card was accepted: the form closes.
@@ -46,9 +49,12 @@ final class PaymentCardsScreen: Screen {
 
   var isEditingText: Bool { addForm?.isEditingText ?? false }
   var keyHints: [KeyHint] {
-    addForm != nil
-      ? [KeyHint("Tab", "next"), KeyHint("Enter", "add"), KeyHint("Esc", "cancel")]
-      : [KeyHint("↑↓", "move"), KeyHint("a", "add"), KeyHint("d", "default"), KeyHint("x", "remove")]
+    guard let addForm else {
+      return [KeyHint("↑↓", "move"), KeyHint("a", "add"), KeyHint("d", "default"), KeyHint("x", "remove")]
+    }
+    return [
+      KeyHint("Tab", "next"), KeyHint("Enter", addForm.enterSubmits ? "add" : "next field"), KeyHint("Esc", "cancel"),
+    ]
   }
   var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
 
@@ -60,13 +66,24 @@ final class PaymentCardsScreen: Screen {
     if var form = addForm {
       if key == .escape {
         addForm = nil
+        model.formReset()
         return .handled
       }
+      let before = form
       let outcome = form.handle(key)
       addForm = form
       switch outcome {
       case .unused: return .handled
-      case .edited: return .handled
+      case .edited:
+        // Each field is checked as it is typed, and when it is left.
+        if form[0] != before[0] { model.numberChanged(form[0]) }
+        if form[1] != before[1] { model.expiryChanged(form[1]) }
+        if form[2] != before[2] { model.cvcChanged(form[2]) }
+        let fields: [PaymentCardsViewModel.Field] = [.number, .expiry, .cvc]
+        if form.focus != before.focus, fields.indices.contains(before.focus) {
+          model.editingEnded(fields[before.focus])
+        }
+        return .handled
       case .submit:
         awaitingAdd = true
         model.addCardSubmitted(number: form[0], expiry: form[1], cvc: form[2])
@@ -79,10 +96,16 @@ final class PaymentCardsScreen: Screen {
     case .character("a"):
       addForm = AccountForm(
         [
-          .init(label: "Card number", state: TextFieldState(maxLength: 23), isSecure: true),
-          .init(label: "Expiry MM/YY", state: TextFieldState(maxLength: 5)),
-          .init(label: "CVC", state: TextFieldState(maxLength: 4), isSecure: true),
-        ], button: "Add card")
+          .init(
+            label: "Card number", state: TextFieldState(maxLength: 19), isCardNumber: true,
+            hint: "The 12 to 19 digits on the card: in groups while you type, hidden but the last four after."),
+          .init(
+            label: "Expiry MM/YY", state: TextFieldState(maxLength: 5), hint: "The month and year on the card: 12/30."),
+          .init(
+            label: "CVC", state: TextFieldState(maxLength: 4), isSecure: true,
+            hint: "The 3 digits on the back (4 on the front of American Express); never stored."),
+        ], button: "Add card", buttonHint: "Enter checks the card and adds it.")
+      model.formReset()
     case .character("d"):
       if let row = selectedRow { model.makeDefaultTapped(id: row.id) }
     case .character("x"), .delete:
@@ -125,6 +148,11 @@ final class PaymentCardsScreen: Screen {
       Label("Add a card", style: buffer.theme.accent).render(
         in: Rect(x: area.x + 1, y: y + 1, width: area.width - 1, height: 1), into: &buffer)
       addForm.render(in: Rect(x: area.x + 1, y: y + 3, width: area.width - 1, height: 5), into: &buffer)
+      // What the focused field takes, or what is wrong with it.
+      let fields: [PaymentCardsViewModel.Field] = [.number, .expiry, .cvc]
+      let problem = fields.indices.contains(addForm.focus) ? model.problems[fields[addForm.focus]] : nil
+      Paragraph(problem ?? addForm.focusedHint, style: problem == nil ? buffer.theme.muted : buffer.theme.warning)
+        .render(in: Rect(x: area.x + 1, y: y + 8, width: area.width - 1, height: 2), into: &buffer)
     }
   }
 }

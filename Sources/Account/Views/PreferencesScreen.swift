@@ -4,8 +4,11 @@ import Foundation
 import Reactive
 
 /// Preferences over ``PreferencesViewModel``: currency, language and home airport are text
-/// fields saved with Save; the appearance (light, dark, system) switches with ← → or Space and is
-/// saved and applied at once (the app's theme follows the saved preference).
+/// fields saved with Save (Enter on the home airport, the last field, saves too; in the others it
+/// moves on); the appearance (light, dark, system) switches with ← → or Space and is saved and
+/// applied at once (the app's theme follows the saved preference). Each value is checked as it is
+/// typed; the line under the form follows the focus: what is wrong with the focused field, else
+/// what it takes.
 @MainActor
 final class PreferencesScreen: Screen {
   let title = "Preferences"
@@ -36,6 +39,7 @@ final class PreferencesScreen: Screen {
       self.changed.send()
     }.store(in: &subscriptions)
     model.$errorMessage.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
+    model.$problems.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.$isSaving.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.saved.sink { [weak self] _ in
       self?.notice = "Saved."
@@ -46,7 +50,32 @@ final class PreferencesScreen: Screen {
 
   var isEditingText: Bool { !appearanceFocused && form.isEditingText }
   var keyHints: [KeyHint] {
-    [KeyHint("Tab", "next"), KeyHint("← → Space", "appearance"), KeyHint("Enter", "save")]
+    if appearanceFocused { return [KeyHint("← → Space", "change (saved at once)"), KeyHint("Tab", "next")] }
+    if form.hasLeftField { return [KeyHint("Enter", "edit"), KeyHint("Tab", "next")] }
+    return [KeyHint("Tab", "next"), KeyHint("Enter", form.enterSubmits ? "save" : "next field")]
+  }
+
+  /// The field of focus position `index` of the form.
+  private static func field(_ index: Int) -> PreferencesViewModel.Field? {
+    switch index {
+    case 0: .currency
+    case 1: .language
+    case 2: .homeAirport
+    default: nil
+    }
+  }
+
+  /// The line under the form, for the focused part: what is wrong with it (a problem: `true`),
+  /// else what it takes.
+  var hintLine: (String, Bool) {
+    if appearanceFocused { return ("Light, dark or system (the terminal's): saved and applied at once.", false) }
+    if let field = Self.field(form.focus), let problem = model.problems[field] { return (problem, true) }
+    switch form.focus {
+    case 0: return ("An ISO 4217 code: prices are shown and charged in it (USD, EUR, GBP, JPY, …).", false)
+    case 1: return ("en (English) or de (Deutsch).", false)
+    case 2: return ("Your usual airport's IATA code (FRA): Flights starts From there. Empty: none.", false)
+    default: return ("Enter saves the currency, the language and the home airport.", false)
+    }
   }
   var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
 
@@ -63,7 +92,7 @@ final class PreferencesScreen: Screen {
         let step = key == .left ? Self.appearances.count - 1 : 1
         model.appearanceChanged(Self.appearances[(index + step) % Self.appearances.count].rawValue)
         model.saveTapped()
-      case .tab, .down:
+      case .tab, .down, .enter:
         appearanceFocused = false
         form.focus = 2
       case .backTab, .up:
@@ -74,15 +103,23 @@ final class PreferencesScreen: Screen {
       return .handled
     }
     // The appearance row sits between Language (1) and Home airport (2).
-    if (key == .tab || key == .down || key == .enter) && form.focus == 1
-      || (key == .backTab || key == .up) && form.focus == 2
+    if !form.hasLeftField,
+      (key == .tab || key == .down || key == .enter) && form.focus == 1
+        || (key == .backTab || key == .up) && form.focus == 2
     {
+      if let field = Self.field(form.focus) { model.editingEnded(field) }
       appearanceFocused = true
       return .handled
     }
+    let before = form
     switch form.handle(key) {
     case .unused: return .ignored
-    case .edited: break
+    case .edited:
+      // Each value is checked as it is typed, and when its field is left.
+      if form[0] != before[0] { model.currencyChanged(form[0]) }
+      if form[1] != before[1] { model.languageChanged(form[1]) }
+      if form[2] != before[2] { model.homeAirportChanged(form[2]) }
+      if form.focus != before.focus, let field = Self.field(before.focus) { model.editingEnded(field) }
     case .submit:
       model.currencyChanged(form[0])
       model.languageChanged(form[1])
@@ -124,7 +161,8 @@ final class PreferencesScreen: Screen {
       .render(in: area.row(4).inset(left: 1, right: max(0, area.width - 1 - labelWidth - 30)), into: &buffer)
     Button(model.isSaving ? "Saving…" : "Save", focused: shown.focus == 3)
       .render(in: area.row(6).inset(left: 1 + labelWidth), into: &buffer)
-    Label("Currency: ISO 4217 code (USD, EUR). Home airport: IATA code, empty for none.", style: buffer.theme.muted)
+    let (hint, isProblem) = hintLine
+    Label(hint, style: isProblem ? buffer.theme.warning : buffer.theme.muted)
       .render(in: area.row(8).inset(left: 1), into: &buffer)
     if let error = model.errorMessage {
       Label(error, style: buffer.theme.error).render(in: area.row(9).inset(left: 1), into: &buffer)

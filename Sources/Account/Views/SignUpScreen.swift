@@ -6,6 +6,9 @@ import Reactive
 /// Sign-up: email, first and last name, password twice, over ``SignUpViewModel``. When the
 /// account is made it signs in with the same credentials through `signIn` (the app's session,
 /// whose new state shows the home); a failure of either step shows its message, focus on the form.
+/// Each field is checked as it is typed (when it is left; the repeated password as soon as it is
+/// as long as the first); the line under the form says what the focused field takes or what is
+/// wrong with it. Enter moves to the next field, and signs up from the last one or the button.
 @MainActor
 final class SignUpScreen: Screen {
   let title = "Sign up"
@@ -16,12 +19,16 @@ final class SignUpScreen: Screen {
   private var subscriptions = Set<AnyCancellable>()
   private var form = AccountForm(
     [
-      .init(label: "Email", state: TextFieldState(maxLength: 254)),
-      .init(label: "First name", state: TextFieldState(maxLength: 100)),
-      .init(label: "Last name", state: TextFieldState(maxLength: 100)),
-      .init(label: "Password", state: TextFieldState(maxLength: 128), isSecure: true),
-      .init(label: "Repeat", state: TextFieldState(maxLength: 128), isSecure: true),
-    ], button: "Sign up")
+      .init(label: "Email", state: TextFieldState(maxLength: 254), hint: "The email you will sign in with."),
+      .init(label: "First name", state: TextFieldState(maxLength: 100), hint: "Your given names, as on your passport."),
+      .init(label: "Last name", state: TextFieldState(maxLength: 100), hint: "Your family name, as on your passport."),
+      .init(
+        label: "Password", state: TextFieldState(maxLength: 128), isSecure: true,
+        hint: "At least \(SignUpRules.minimumPasswordLength) characters."),
+      .init(
+        label: "Repeat", state: TextFieldState(maxLength: 128), isSecure: true, hint: "The same password again."),
+    ], button: "Sign up", buttonHint: "Enter creates the account and signs you in.")
+  private static let fields: [SignUpViewModel.Field] = [.email, .firstName, .lastName, .password, .passwordRepeat]
   private var message: String?
   /// The sign-in that follows a successful sign-up; kept here so its request lives until it answers.
   private var signIn: SignInViewModel?
@@ -36,17 +43,31 @@ final class SignUpScreen: Screen {
       self?.changed.send()
     }.store(in: &subscriptions)
     model.$isSigningUp.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
+    model.$problems.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.signedUp.sink { [weak self] _ in self?.signInAfterSignUp() }.store(in: &subscriptions)
   }
 
   var isEditingText: Bool { form.isEditingText }
-  var keyHints: [KeyHint] { [KeyHint("Tab", "next field"), KeyHint("Enter", "sign up")] }
+  var keyHints: [KeyHint] {
+    if form.hasLeftField { return [KeyHint("Enter", "edit"), KeyHint("Tab", "next field")] }
+    return [KeyHint("Tab", "next field"), KeyHint("Enter", form.enterSubmits ? "sign up" : "next field")]
+  }
   var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
 
   func handle(_ key: Key) -> KeyResult {
+    let before = form
     switch form.handle(key) {
     case .unused: return .ignored
-    case .edited: break
+    case .edited:
+      // Each field goes to the view model as it is typed, and is judged when it is left.
+      if form[0] != before[0] { model.emailChanged(form[0]) }
+      if form[1] != before[1] { model.firstNameChanged(form[1]) }
+      if form[2] != before[2] { model.lastNameChanged(form[2]) }
+      if form[3] != before[3] { model.passwordChanged(form[3]) }
+      if form[4] != before[4] { model.passwordRepeatChanged(form[4]) }
+      if form.focus != before.focus, Self.fields.indices.contains(before.focus) {
+        model.editingEnded(Self.fields[before.focus])
+      }
     case .submit:
       model.emailChanged(form[0])
       model.firstNameChanged(form[1])
@@ -84,7 +105,9 @@ final class SignUpScreen: Screen {
     form.render(
       in: Rect(x: area.x + 1, y: area.y + 3, width: area.width - 1, height: 7), into: &buffer,
       buttonTitle: model.isSigningUp ? "Signing up…" : nil)
-    Label("Passwords: at least \(SignUpRules.minimumPasswordLength) characters.", style: buffer.theme.muted)
+    // What the focused field takes, or what is wrong with it.
+    let problem = Self.fields.indices.contains(form.focus) ? model.problems[Self.fields[form.focus]] : nil
+    Label(problem ?? form.focusedHint, style: problem == nil ? buffer.theme.muted : buffer.theme.warning)
       .render(in: area.row(11).inset(left: 1), into: &buffer)
     if let message {
       Label(message, style: buffer.theme.error).render(in: area.row(12).inset(left: 1), into: &buffer)

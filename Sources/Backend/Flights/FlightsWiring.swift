@@ -139,12 +139,24 @@ public enum FlightsWiring {
     }
   }
 
-  /// Autocomplete through the reference data (code, name or city prefix; busiest first).
+  /// Autocomplete through the reference data (code, name or city prefix; busiest first): airports
+  /// and metropolitan areas, an area the text names first with its airports after it
+  /// (``ReferenceData/flightPlaceSuggestions(for:limit:)``).
   public static func suggester(_ data: ReferenceData) -> FlightEngine.AirportSuggester {
     { query, limit in
-      data.airportSuggestions(for: query, limit: limit).map {
-        AirportSummary(
-          iata: $0.iata, name: $0.name, city: $0.city, country: $0.countryCode, timeZone: $0.timeZoneIdentifier)
+      data.flightPlaceSuggestions(for: query, limit: limit).compactMap { suggestion in
+        switch suggestion {
+        case .airport(let airport):
+          AirportSummary(
+            iata: airport.iata, name: airport.name, city: airport.city, country: airport.countryCode,
+            timeZone: airport.timeZoneIdentifier)
+        case .metroArea(let area):
+          AirportSummary(
+            iata: area.code, name: "\(area.name) (all airports)", city: area.name, country: area.countryCode,
+            timeZone: area.timeZoneIdentifier, airports: data.airports(of: area).map(\.iata))
+        case .city:
+          nil
+        }
       }
     }
   }
@@ -171,6 +183,17 @@ public enum FlightsWiring {
       guard let token = (try? file.read()) ?? nil else { return nil }
       return try? services.accounts.preferences(token: token).currencyCode
     }
+  }
+
+  /// The signed-in traveller's home airport (Account preferences) in the data directory of
+  /// `context`, read from its session file; nil when nobody is signed in, the session has ended,
+  /// none is set, or the store cannot be opened (the search then asks for `--from`).
+  public static func homeAirport(context: CLIContext) -> String? {
+    // The session file first: nobody signed in opens no store.
+    guard let token = (try? SessionFile(dataDirectory: context.dataDirectory).read()) ?? nil,
+      let services = try? BackendServices(dataDirectory: context.dataDirectory)
+    else { return nil }
+    return try? services.accounts.preferences(token: token).homeAirport
   }
 
   /// The flight search service for a command run with `context` (seats from its store); offers

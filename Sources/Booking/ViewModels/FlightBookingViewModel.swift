@@ -17,7 +17,10 @@ public struct PriceLine: Hashable, Sendable {
 /// Inputs: ``passengerNameChanged(_:at:)``, ``cardSelected(_:)``, ``bookTapped()``,
 /// ``acceptNewPriceTapped()``.
 /// Outputs: ``segmentLines`` (each flight with local times and layovers), ``breakdown`` (fare,
-/// taxes and fees, total, in the offer's currency: what booking charges), ``isBookEnabled``, ``isBooking``,
+/// taxes and fees, total, in the offer's currency: what booking charges), ``isBookEnabled``,
+/// ``validationMessage`` (what is wrong with the first passenger name the name rule refuses, set
+/// when Book is tapped with it — an empty one too — and updated as the names are typed until all
+/// are valid), ``isBooking``,
 /// ``reservation`` (once booked), ``priceChange`` (the new offer when the price rose),
 /// ``failure`` and ``errorMessage`` (the service's error and its message: sold out, card declined,
 /// not signed in …).
@@ -30,6 +33,8 @@ public final class FlightBookingViewModel {
   @Published public private(set) var reservation: Reservation?
   @Published public private(set) var priceChange: FlightOffer?
   @Published public private(set) var errorMessage: String?
+  /// What is wrong with a passenger's name (see the type's documentation); nothing is sent while set.
+  @Published public private(set) var validationMessage: String?
   /// The error of the last failed booking (its ``ServiceError/code`` lets a screen word it for the
   /// interactive app: card declined, signed out, …); nil while booking, after a success and for a price change. Set
   /// just before ``errorMessage``.
@@ -68,7 +73,7 @@ public final class FlightBookingViewModel {
           } catch let error as ServiceError where error.code == "price_changed" {
             // The same flights at the new price, with its exact breakdown.
             guard let text = error.details["offerId"], let id = try? FlightOfferID(parsing: text) else { throw error }
-            return .priceChanged(try flights.offer(id), error.message)
+            return .priceChanged(try flights.offer(id), ScreenText.message(for: error))
           }
         }
       }
@@ -85,7 +90,7 @@ public final class FlightBookingViewModel {
           errorMessage = message
         case .failure(let error):
           failure = error
-          errorMessage = error.message
+          errorMessage = ScreenText.message(for: error)
         }
         validate()
       }
@@ -99,6 +104,7 @@ public final class FlightBookingViewModel {
   public func passengerNameChanged(_ text: String, at index: Int) {
     guard names.indices.contains(index) else { return }
     names[index] = text
+    if validationMessage != nil { validationMessage = namesProblem() }
     validate()
   }
 
@@ -108,6 +114,10 @@ public final class FlightBookingViewModel {
   }
 
   public func bookTapped() {
+    if let problem = namesProblem() {
+      validationMessage = problem
+      return
+    }
     guard isBookEnabled, let passengers = try? names.map(PassengerName.init(parsing:)) else { return }
     isBooking = true
     failure = nil
@@ -155,6 +165,15 @@ public final class FlightBookingViewModel {
       line("Total", fare.total),
     ]
     validate()
+  }
+
+  /// The first passenger whose name the rule refuses, and why (nil: every name is valid).
+  public var firstInvalidPassenger: Int? { names.indices.first { (try? PassengerName(parsing: names[$0])) == nil } }
+
+  private func namesProblem() -> String? {
+    guard let index = firstInvalidPassenger else { return nil }
+    let whose = names.count == 1 ? "the passenger's" : "passenger \(index + 1)'s"
+    return PassengerName.formProblem(names[index], whose: whose, asOn: "the passport")
   }
 
   private func validate() {

@@ -191,7 +191,7 @@ final class FlightBookingScreen: Screen {
   var changes: AnyPublisher<Void, Never> {
     anyChange([
       model.$isBookEnabled.void, model.$isBooking.void, model.$errorMessage.void, model.$priceChange.void,
-      model.$breakdown.void, model.$segmentLines.void, checkout.changes,
+      model.$breakdown.void, model.$segmentLines.void, model.$validationMessage.void, checkout.changes,
     ])
   }
   var navigation: AnyPublisher<Navigation, Never> { intents.merge(with: checkout.navigation).eraseToAnyPublisher() }
@@ -204,6 +204,10 @@ final class FlightBookingScreen: Screen {
     if model.priceChange != nil { return [KeyHint("Enter", "accept new price")] }
     if leftField { return [KeyHint("Enter", "edit"), KeyHint("Tab", "next")] }
     if focus == .payment { return [KeyHint("Tab", "next")] + checkout.keyHints }
+    // Enter books once every name is valid; before that, in a name it moves on.
+    if case .passenger = focus, !model.isBookEnabled {
+      return [KeyHint("Tab", "next"), KeyHint("Enter", "next field")]
+    }
     return [KeyHint("Tab", "next"), KeyHint("Enter", "book")]
   }
 
@@ -275,7 +279,7 @@ final class FlightBookingScreen: Screen {
       Label("[ Book ]", style: focus == .book ? theme.selection : theme.muted).render(in: row(line), into: &buffer)
     }
     line += 2
-    if let message = model.failure == nil ? model.errorMessage : failureText {
+    if let message = model.validationMessage ?? (model.failure == nil ? model.errorMessage : failureText) {
       Paragraph(message, style: theme.error).render(
         in: Rect(x: area.x, y: left.y + line, width: area.width, height: max(0, min(3, left.height - line))),
         into: &buffer)
@@ -307,6 +311,10 @@ final class FlightBookingScreen: Screen {
         leftField = false
       } else if model.isBookEnabled {
         book()
+      } else if focus == .book {
+        // Says what is wrong with a name and goes there.
+        model.bookTapped()
+        if let index = model.firstInvalidPassenger { focus = .passenger(index) }
       } else {
         move(1)
       }

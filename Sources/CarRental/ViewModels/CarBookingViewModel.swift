@@ -93,11 +93,7 @@ public final class CarBookingViewModel {
   /// The message of the name rule for the driver's name as typed; nil when it is valid.
   /// The rule's verdict in the form's words (the service's message names the command-line option).
   private func driverProblem() -> String? {
-    guard (try? PassengerName(parsing: driver, option: "driver", code: "invalid_driver")) == nil else { return nil }
-    let rule = "enter it as \"Given Family\", as on the licence (letters, at least two words)"
-    return driver.isEmpty
-      ? "The driver's name is missing: \(rule)."
-      : "The driver's name \(EchoedInput.quoted(driver)) is not valid: \(rule)."
+    PassengerName.formProblem(driver, whose: "the driver's", asOn: "the licence")
   }
 
   private func received(_ result: Result<Reservation, ServiceError>) {
@@ -107,7 +103,7 @@ public final class CarBookingViewModel {
       reservation = booked
     case .failure(let error):
       failure = error
-      errorMessage = error.message
+      errorMessage = ScreenText.message(for: error, fields: CarSearchViewModel.fieldNames)
       if error.code == "price_changed", let id = error.details["offerId"], let amount = error.details["price"],
         let currency = error.details["currency"],
         let value = Decimal(string: amount, locale: Locale(identifier: "en_US_POSIX"))

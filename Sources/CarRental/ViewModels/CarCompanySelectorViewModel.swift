@@ -50,7 +50,7 @@ public final class CarCompanySelectorViewModel {
         case .failure(let error):
           companies = []
           selectedCompanyID = nil
-          errorMessage = error.message
+          errorMessage = ScreenText.message(for: error, fields: CarSearchViewModel.fieldNames)
         }
       }
       .store(in: &cancellables)

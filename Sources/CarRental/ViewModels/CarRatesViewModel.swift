@@ -78,7 +78,7 @@ public final class CarRatesViewModel {
     isWorking = false
     switch result {
     case .failure(let error):
-      promoMessage = error.message
+      promoMessage = ScreenText.message(for: error, fields: CarSearchViewModel.fieldNames)
     case .success(let (code, found)):
       guard
         let same = found.offers.first(where: {

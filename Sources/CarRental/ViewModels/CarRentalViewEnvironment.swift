@@ -13,17 +13,21 @@ public struct CarRentalViewEnvironment {
   public var backgroundQueue: AnySchedulerOf<DispatchQueue>
   /// How amounts are written (``MoneyFormat`` in the traveller's language).
   public var money: MoneyFormat
+  /// The traveller's local date: the earliest pick-up the calendar offers and the form accepts.
+  public var today: LocalDate
 
-  /// `session` nil: nobody signed in, and signing in is not available.
+  /// `session` nil: nobody signed in, and signing in is not available; `today` nil: the device's
+  /// local date now.
   public init(
     service: CarRentalService, session: AccountSession? = nil, mainQueue: AnySchedulerOf<DispatchQueue>,
-    backgroundQueue: AnySchedulerOf<DispatchQueue>, money: MoneyFormat = .english
+    backgroundQueue: AnySchedulerOf<DispatchQueue>, money: MoneyFormat = .english, today: LocalDate? = nil
   ) {
     self.money = money
     self.service = service
     self.session = session ?? .unavailable(mainQueue: mainQueue)
     self.mainQueue = mainQueue
     self.backgroundQueue = backgroundQueue
+    self.today = today ?? LocalDate(Date(), in: .current)
   }
 
   /// Runs `body` on the background queue and delivers its result on the main queue, never failing

@@ -11,12 +11,24 @@ import Reactive
 /// ``promoCodeChanged(_:)``, ``searchTapped()``; the company comes from ``companySelector``.
 ///
 /// Outputs: ``placeSuggestions`` (autocomplete, 300 ms after the last key) and
-/// ``placeSuggestionsQuery`` (the text they answer), ``validationMessage``
-/// and ``isSearchEnabled`` (the form as typed: the first thing to fix; an empty pick-up or drop-off
-/// asks for it, a typed one that does not parse says what is accepted), ``isSearching``,
+/// ``placeSuggestionsQuery`` (the text they answer), ``problems`` (each part of the form with what
+/// is wrong with it as typed, in the form's words: an empty pick-up or drop-off asks for it, a
+/// typed one that does not parse says what is accepted, a pick-up before `today` is refused),
+/// ``validationMessage`` (the first of them) and ``isSearchEnabled``, ``isSearching``,
 /// ``groups`` (results grouped by category, the ACRISS code in words), ``notices``,
-/// ``errorMessage`` (the service's message).
+/// ``errorMessage`` (the service's message in the screen's words).
 public final class CarSearchViewModel {
+  /// A part of the form, for its messages.
+  public enum Field: Hashable, Sendable, CaseIterable {
+    case place, pickup, dropoff, returnPlace, pattern
+  }
+
+  /// The option names of the car search and what the form calls them (``ScreenText``).
+  public static let fieldNames: [String: String] = [
+    "--from": "the pick-up", "--to": "the drop-off", "--pickup": "Pick-up at", "--dropoff": "Return at",
+    "--class": "class", "--promo": "the promo code", "--company": "Company",
+  ]
+
   /// How long typing must pause before places are suggested.
   public static let autocompleteDelay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(300)
 
@@ -26,6 +38,8 @@ public final class CarSearchViewModel {
   /// older text.
   @Published public private(set) var placeSuggestionsQuery: String?
   @Published public private(set) var validationMessage: String?
+  /// What is wrong with each part of the form as typed (see the type's documentation).
+  @Published public private(set) var problems: [Field: String] = [:]
   @Published public private(set) var isSearchEnabled = false
   @Published public private(set) var isSearching = false
   @Published public private(set) var groups: [CarCategoryGroup] = []
@@ -48,11 +62,15 @@ public final class CarSearchViewModel {
   }
 
   private var form = Form()
+  private let today: LocalDate?
   private let typedPlaces = PassthroughSubject<String, Never>()
   private let queries = PassthroughSubject<CarSearchQuery, Never>()
   private var cancellables = Set<AnyCancellable>()
 
-  public init(environment: CarRentalViewEnvironment) {
+  /// - Parameter today: the traveller's local date: a pick-up before it is refused as typed; nil
+  ///   leaves it to the service (which judges it at the desk).
+  public init(environment: CarRentalViewEnvironment, today: LocalDate? = nil) {
+    self.today = today
     let service = environment.service
     companySelector = CarCompanySelectorViewModel(environment: environment)
     typedPlaces
@@ -82,7 +100,7 @@ public final class CarSearchViewModel {
         case .failure(let error):
           groups = []
           notices = []
-          errorMessage = error.message
+          errorMessage = ScreenText.message(for: error, fields: Self.fieldNames)
         }
       }
       .store(in: &cancellables)
@@ -134,7 +152,7 @@ public final class CarSearchViewModel {
   }
 
   public func searchTapped() {
-    guard case .success(let query) = makeQuery() else { return }
+    guard validationMessage == nil, let query = try? makeQuery() else { return }
     lastQuery = query
     isSearching = true
     queries.send(query)
@@ -143,52 +161,71 @@ public final class CarSearchViewModel {
   // MARK: Form
 
   private func validate() {
-    switch makeQuery() {
-    case .success:
-      validationMessage = nil
-      isSearchEnabled = true
-    case .failure(let error):
-      validationMessage = error.message
-      isSearchEnabled = false
-    }
+    let found = problemsOfForm()
+    problems = found
+    let first = Field.allCases.lazy.compactMap { found[$0] }.first
+    validationMessage = first
+    isSearchEnabled = first == nil && (try? makeQuery()) != nil
   }
 
-  private func makeQuery() -> Result<CarSearchQuery, ServiceError> {
-    let place = form.place.trimmingCharacters(in: .whitespaces)
-    guard !place.isEmpty else { return .failure(.invalid("missing_place", "enter a pick-up airport or city")) }
-    do {
-      guard !form.from.trimmingCharacters(in: .whitespaces).isEmpty else {
-        throw ServiceError.invalid(
-          "missing_pickup", "enter the pick-up date and time (YYYY-MM-DDTHH:MM, local time at the desk)")
-      }
-      let from = try LocalDateTime(parsing: form.from, field: "pick-up")
-      guard !form.to.trimmingCharacters(in: .whitespaces).isEmpty else {
-        throw ServiceError.invalid(
-          "missing_dropoff", "enter the drop-off date and time (YYYY-MM-DDTHH:MM, local time at the desk)")
-      }
-      let to = try LocalDateTime(parsing: form.to, field: "drop-off")
-      guard to > from else {
-        return .failure(.invalid("dropoff_not_after_pickup", "the drop-off must be after the pick-up"))
-      }
-      let pattern: ACRISSPattern?
-      do {
-        pattern = form.pattern.isEmpty ? nil : try ACRISSPattern(form.pattern)
-      } catch var error as ServiceError {
-        // The pattern's message names the command-line option; the form's field is "Class".
-        error.message = error.message.replacingOccurrences(of: "invalid --class", with: "invalid class")
-        throw error
-      }
-      let promo = form.promo.trimmingCharacters(in: .whitespaces)
-      let returnPlace = form.returnPlace.trimmingCharacters(in: .whitespaces)
-      return .success(
-        CarSearchQuery(
-          pickupPlace: place, dropoffPlace: returnPlace.isEmpty ? nil : returnPlace, pickup: from, dropoff: to,
-          classPattern: pattern,
-          company: companySelector.selectedCompanyID, promoCode: promo.isEmpty ? nil : promo))
-    } catch let error as ServiceError {
-      return .failure(error)
-    } catch {
-      return .failure(.invalid("invalid_input", ErrorText.reason(of: error)))
+  /// What is wrong with each part of the form (the form's words).
+  private func problemsOfForm() -> [Field: String] {
+    var problems: [Field: String] = [:]
+    if form.place.trimmingCharacters(in: .whitespaces).isEmpty {
+      problems[.place] = "Enter a pick-up airport or city (LAX, Paris)."
     }
+    func check(_ text: String, _ name: String) -> (LocalDateTime?, String?) {
+      let trimmed = text.trimmingCharacters(in: .whitespaces)
+      guard !trimmed.isEmpty else {
+        return (nil, "Choose the \(name) date and time: Enter opens the calendar (local time at the desk).")
+      }
+      guard let value = try? LocalDateTime(parsing: trimmed) else {
+        return (
+          nil,
+          "The \(name) \(EchoedInput.quoted(trimmed)) is not a date and time: type YYYY-MM-DD HH:MM, or press Enter "
+            + "for the calendar."
+        )
+      }
+      if let today, LocalDate(year: value.year, month: value.month, day: value.day).map({ $0 < today }) == true {
+        return (value, "The \(name) \(Self.text(value)) is in the past: choose today (\(today)) or later.")
+      }
+      return (value, nil)
+    }
+    let (from, pickupProblem) = check(form.from, "pick-up")
+    let (to, dropoffProblem) = check(form.to, "drop-off")
+    problems[.pickup] = pickupProblem
+    problems[.dropoff] = dropoffProblem
+    if let from, let to, dropoffProblem == nil, to <= from {
+      problems[.dropoff] = "The drop-off (\(Self.text(to))) must be after the pick-up (\(Self.text(from)))."
+    }
+    if !form.pattern.isEmpty {
+      do {
+        _ = try ACRISSPattern(form.pattern)
+      } catch {
+        problems[.pattern] = ScreenText.message(for: ServiceError(wrapping: error), fields: Self.fieldNames)
+      }
+    }
+    return problems
+  }
+
+  /// `2026-12-20 10:00`: how the form writes a date and time.
+  public static func text(_ value: LocalDateTime) -> String {
+    String(format: "%04d-%02d-%02d %02d:%02d", value.year, value.month, value.day, value.hour, value.minute)
+  }
+
+  private func makeQuery() throws -> CarSearchQuery {
+    let place = form.place.trimmingCharacters(in: .whitespaces)
+    guard !place.isEmpty else { throw ServiceError.invalid("missing_place", "enter a pick-up airport or city") }
+    let from = try LocalDateTime(parsing: form.from.trimmingCharacters(in: .whitespaces), field: "pick-up")
+    let to = try LocalDateTime(parsing: form.to.trimmingCharacters(in: .whitespaces), field: "drop-off")
+    guard to > from else {
+      throw ServiceError.invalid("dropoff_not_after_pickup", "the drop-off is not after the pick-up")
+    }
+    let pattern = form.pattern.isEmpty ? nil : try ACRISSPattern(form.pattern)
+    let promo = form.promo.trimmingCharacters(in: .whitespaces)
+    let returnPlace = form.returnPlace.trimmingCharacters(in: .whitespaces)
+    return CarSearchQuery(
+      pickupPlace: place, dropoffPlace: returnPlace.isEmpty ? nil : returnPlace, pickup: from, dropoff: to,
+      classPattern: pattern, company: companySelector.selectedCompanyID, promoCode: promo.isEmpty ? nil : promo)
   }
 }

@@ -40,6 +40,12 @@ extension Published.Publisher {
 /// closes the list. Esc in a field leaves it (then
 /// `q` quits and digits switch tabs; Enter goes back into it). Enter on Company opens the company
 /// selector; Enter on Search runs the search and opens the results.
+///
+/// Pick-up and Drop-off take `YYYY-MM-DD HH:MM` (local time at the desk), or Enter opens the
+/// calendar (the calendar's keys; Enter chooses the day) and then the time picker (↑ ↓ half an
+/// hour, PgUp PgDn an hour, digits type a time, Enter chooses): the field is filled and the focus
+/// moves on. Esc closes them without a change. The line under the form follows the focus: what is
+/// wrong with the focused part as typed, else how to fill it in; on Search, the first thing to fix.
 @MainActor
 final class CarSearchScreen: Screen {
   enum Focus: CaseIterable { case place, pickup, dropoff, returnPlace, pattern, promo, company, search }
@@ -60,13 +66,18 @@ final class CarSearchScreen: Screen {
   var leftField = false
   /// Search was pressed while the place waited for its suggestions: it runs once they arrive.
   var searchRequested = false
+  /// The calendar of Pick-up or Drop-off, while open.
+  var calendar: CalendarPickerState?
+  /// The time picker that follows the calendar, and the day chosen in it.
+  var timePicker: TimePickerState?
+  var chosenDay: LocalDate?
   /// Redraws after a pending accept is resolved (the answer itself was already a change).
   private let resolved = PassthroughSubject<Void, Never>()
   private var subscriptions: [AnyCancellable] = []
 
   init(environment: CarRentalViewEnvironment) {
     self.environment = environment
-    model = CarSearchViewModel(environment: environment)
+    model = CarSearchViewModel(environment: environment, today: environment.today)
     // `@Published` emits before storing: look at the answer on the main queue's next turn.
     model.$placeSuggestions.receive(on: environment.mainQueue)
       .sink { [weak self] _ in MainActor.assumeIsolated { self?.answerArrived() } }
@@ -83,18 +94,70 @@ final class CarSearchScreen: Screen {
   }
   var isAnimating: Bool { place.isAwaitingAnswer }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
-  var isEditingText: Bool { field(focus) != nil && !leftField }
+  var isEditingText: Bool { field(focus) != nil && !leftField && calendar == nil && timePicker == nil }
   var keyHints: [KeyHint] {
+    if timePicker != nil {
+      return [
+        KeyHint("↑↓ PgUp PgDn", "time"), KeyHint("0-9", "type"), KeyHint("Enter", "choose"), KeyHint("Esc", "close"),
+      ]
+    }
+    if calendar != nil {
+      return [KeyHint("←↑→↓ PgUp PgDn", "day"), KeyHint("Enter", "choose"), KeyHint("Esc", "close")]
+    }
     if leftField { return [KeyHint("Tab", "next"), KeyHint("Enter", "edit")] }
     switch focus {
     case .place where place.isAwaitingAnswer: return [KeyHint("Tab Enter", "next"), KeyHint("Esc", "keep text")]
     case .place where place.highlightedIndex(in: suggestions) != nil:
       return [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take place"), KeyHint("Esc", "close list")]
+    case .pickup, .dropoff: return [KeyHint("Tab", "next"), KeyHint("Enter", "calendar")]
     case .company: return [KeyHint("Tab", "next"), KeyHint("Enter", "choose company")]
     case .search: return [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
-    default: return [KeyHint("Tab", "next")]
+    default: return [KeyHint("Tab", "next"), KeyHint("Enter", "next")]
     }
   }
+
+  /// The line under the form, for the focused part: what is wrong with it as typed (a problem:
+  /// `true`), else how to fill it in; on Search, the first thing to fix in the form.
+  var hintLine: (String, Bool) {
+    if searchRequested { return ("Searching as soon as the place suggestions arrive…", false) }
+    let what = focus == .pickup ? "pick-up" : "drop-off"
+    if timePicker != nil, let day = chosenDay {
+      return ("The \(what) time on \(day), at the desk: ↑ ↓ half an hour, or type it (0930); Enter chooses it.", false)
+    }
+    if calendar != nil {
+      return ("The \(what) day: ←↑→↓ a day, PgUp PgDn a month, Enter chooses it; the time comes next.", false)
+    }
+    let part: CarSearchViewModel.Field?
+    switch focus {
+    case .place: part = .place
+    case .pickup: part = .pickup
+    case .dropoff: part = .dropoff
+    case .returnPlace: part = .returnPlace
+    case .pattern: part = .pattern
+    case .promo, .company: part = nil
+    case .search: return model.validationMessage.map { ($0, true) } ?? ("Enter searches.", false)
+    }
+    if let part, let path = field(focus), !self[keyPath: path].text.trimmingCharacters(in: .whitespaces).isEmpty,
+      let problem = model.problems[part]
+    {
+      return (problem, true)
+    }
+    if focus == .dropoff, let problem = model.problems[.dropoff], !pickup.text.isEmpty, !dropoff.text.isEmpty {
+      return (problem, true)
+    }
+    return (Self.hints[focus] ?? "", false)
+  }
+
+  /// How to fill in each part.
+  static let hints: [Focus: String] = [
+    .place: "An airport code or a city (LAX, Paris): the desks there.",
+    .pickup: "YYYY-MM-DD HH:MM, local time at the desk; or Enter: the calendar, then the time.",
+    .dropoff: "YYYY-MM-DD HH:MM, local time at the desk; or Enter: the calendar, then the time.",
+    .returnPlace: "One-way: the airport or city where the car goes back; empty: the pick-up desk.",
+    .pattern: "An ACRISS pattern: C*** compact, S*** standard, **A* automatic; empty: every class.",
+    .promo: "A promo code such as WINTER10; empty: none.",
+    .company: "Enter: choose a company, or all of them.",
+  ]
 
   /// The place suggestions as the field shows them.
   private var suggestions: AutocompleteList {
@@ -119,14 +182,16 @@ final class CarSearchScreen: Screen {
     func row(_ y: Int) -> Rect { Rect(x: area.x, y: area.y + y, width: width, height: y < area.height ? 1 : 0) }
     Label("Rent a car", style: theme.accent).render(in: row(0), into: &buffer)
     let fields: [(String, TextFieldState, String, Focus)] = [
-      ("Pick-up", pickup, "YYYY-MM-DDTHH:MM (local)", .pickup),
-      ("Drop-off", dropoff, "YYYY-MM-DDTHH:MM (local)", .dropoff),
+      ("Pick-up", pickup, "YYYY-MM-DD HH:MM (Enter: calendar)", .pickup),
+      ("Drop-off", dropoff, "YYYY-MM-DD HH:MM (Enter: calendar)", .dropoff),
       ("Return at", returnPlace, "one-way: airport or city (empty: same desk)", .returnPlace),
       ("Class", pattern, "ACRISS, e.g. C*** (empty: all)", .pattern),
       ("Promo code", promo, "optional", .promo),
     ]
     for (index, (label, state, placeholder, part)) in fields.enumerated() {
-      TextField(label, state: state).labelWidth(12).placeholder(placeholder).focused(focus == part && !leftField)
+      let picking = calendar != nil || timePicker != nil
+      TextField(label, state: state).labelWidth(12).placeholder(placeholder)
+        .focused(focus == part && (!leftField || picking))
         .render(in: row(3 + index), into: &buffer)
     }
     let selector = model.companySelector
@@ -139,19 +204,101 @@ final class CarSearchScreen: Screen {
       ])
     ).render(in: row(9), into: &buffer)
     Button("Search", focused: focus == .search).render(in: row(11), into: &buffer)
-    let waiting = searchRequested ? "Searching as soon as the place suggestions arrive…" : nil
-    if let message = waiting ?? model.validationMessage {
-      Paragraph(message, style: theme.warning).render(
-        in: Rect(x: area.x, y: area.y + 13, width: width, height: max(0, min(2, area.height - 13))), into: &buffer)
-    }
-    // The place field last: its suggestions drop down over the form, as wide as the screen.
+    let (message, isProblem) = hintLine
+    Paragraph(message, style: isProblem ? theme.warning : theme.muted).render(
+      in: Rect(x: area.x, y: area.y + 13, width: width, height: max(0, min(2, area.height - 13))), into: &buffer)
+    // The place field next: its suggestions drop down over the form, as wide as the screen.
     AutocompleteField("Pick-up at", state: place, suggestions: suggestions).labelWidth(12).fieldWidth(width)
       .placeholder("Airport code or city").loadingText("Looking up places…").focused(focus == .place && !leftField)
       .render(in: Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2)), into: &buffer)
+    // A picker last (the place has no focus then, so no suggestions): over the right of the form.
+    renderPicker(in: area, into: &buffer)
+  }
+
+  /// The calendar or the time picker, right of the form (over its right part when narrow).
+  private func renderPicker(in area: Rect, into buffer: inout Buffer) {
+    guard calendar != nil || timePicker != nil else { return }
+    let theme = buffer.theme
+    let x = max(area.x, min(area.x + 66, area.right - 28))
+    let box = Rect(x: x, y: area.y + 3, width: min(28, area.right - x), height: min(10, max(0, area.height - 3)))
+    buffer.clear(Rect(x: box.x, y: area.y + 2, width: box.width, height: box.height + 1))
+    let what = focus == .pickup ? "Pick-up" : "Drop-off"
+    if let timePicker {
+      Label("\(what) time · \(chosenDay.map { "\($0)" } ?? "")", style: theme.accent).alignment(.center)
+        .render(in: Rect(x: box.x, y: area.y + 2, width: box.width, height: 1), into: &buffer)
+      TimePicker(state: timePicker).render(
+        in: Rect(x: box.x + box.width / 2 - 5, y: box.y, width: 10, height: min(9, box.height)), into: &buffer)
+    } else if let calendar {
+      Label("\(what) date", style: theme.accent).alignment(.center)
+        .render(in: Rect(x: box.x, y: area.y + 2, width: box.width, height: 1), into: &buffer)
+      CalendarPicker(state: calendar, focused: true).render(in: box, into: &buffer)
+    }
+  }
+
+  /// Opens the calendar of Pick-up or Drop-off at the field's date (a drop-off: else three days
+  /// after the pick-up), not before today (a drop-off: not before the pick-up's day).
+  private func openCalendar() {
+    let today = environment.today
+    let pickupDay = (try? LocalDateTime(parsing: pickup.text.trimmingCharacters(in: .whitespaces)))
+      .flatMap { LocalDate(year: $0.year, month: $0.month, day: $0.day) }
+    let own =
+      (try? LocalDateTime(parsing: (focus == .pickup ? pickup : dropoff).text.trimmingCharacters(in: .whitespaces)))
+      .flatMap { LocalDate(year: $0.year, month: $0.month, day: $0.day) }
+    let earliest = focus == .dropoff ? max(pickupDay ?? today, today) : today
+    let cursor = own ?? (focus == .dropoff ? pickupDay.map { $0.adding(days: 3) } : nil) ?? today
+    calendar = CalendarPickerState(cursor: cursor, earliest: earliest)
+  }
+
+  private func handleCalendar(_ key: Key) -> KeyResult {
+    if key == .escape || key == .tab || key == .backTab {
+      calendar = nil
+      if key != .escape { move(key == .tab ? 1 : -1) }
+      return .handled
+    }
+    guard var state = calendar, let event = state.handle(key) else { return .handled }
+    calendar = state
+    if case .dateChosen(let day) = event {
+      calendar = nil
+      chosenDay = day
+      // The field's time, else the pick-up's (a drop-off), else 10:00.
+      func minutes(_ text: String) -> Int? {
+        (try? LocalDateTime(parsing: text.trimmingCharacters(in: .whitespaces))).map { $0.hour * 60 + $0.minute }
+      }
+      let own = minutes((focus == .pickup ? pickup : dropoff).text)
+      timePicker = TimePickerState(minutes: own ?? minutes(pickup.text) ?? 10 * 60)
+    }
+    return .handled
+  }
+
+  private func handleTime(_ key: Key) -> KeyResult {
+    if key == .escape || key == .tab || key == .backTab {
+      timePicker = nil
+      chosenDay = nil
+      if key != .escape { move(key == .tab ? 1 : -1) }
+      return .handled
+    }
+    guard var state = timePicker, let event = state.handle(key) else { return .handled }
+    timePicker = state
+    if case .chosen(let minutes) = event, let day = chosenDay {
+      timePicker = nil
+      chosenDay = nil
+      let text = "\(day) \(TimePickerState.text(minutes))"
+      if focus == .pickup {
+        pickup.text = text
+        model.pickupDateTimeChanged(text)
+      } else {
+        dropoff.text = text
+        model.dropoffDateTimeChanged(text)
+      }
+      move(1)
+    }
+    return .handled
   }
 
   func handle(_ key: Key) -> KeyResult {
     searchRequested = false  // any key after Search cancels a search waiting for suggestions
+    if timePicker != nil { return handleTime(key) }
+    if calendar != nil { return handleCalendar(key) }
     if focus == .place, !leftField, let result = handlePlace(key) { return result }
     switch key {
     case .tab:
@@ -193,7 +340,7 @@ final class CarSearchScreen: Screen {
     default:
       guard let path = field(focus) else { return .ignored }
       if key == .enter {
-        move(1)
+        if focus == .pickup || focus == .dropoff { openCalendar() } else { move(1) }
         return .handled
       }
       let before = self[keyPath: path].text

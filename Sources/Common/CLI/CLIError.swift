@@ -12,9 +12,11 @@ public struct CLIError: Error, Equatable, Sendable, LocalizedError {
   /// Extra fields for the `--json` error document (e.g. the new offer id of `price_changed`).
   public var details: [String: String]
 
+  /// - Parameter message: the human text; its quoted parts (echoed input) are escaped and a long
+  ///   one cut to a short prefix (``EchoedInput/bounded(_:)``).
   public init(code: String, message: String, exitStatus: Int32, details: [String: String] = [:]) {
     self.code = code
-    self.message = message
+    self.message = EchoedInput.bounded(message)
     self.exitStatus = exitStatus
     self.details = details
   }

@@ -9,7 +9,8 @@ public enum AccountInputRules {
   public static let minimumPasswordLength = 10
 
   /// Why `name` (already trimmed, not empty) cannot be stored, or `nil` when it can: a control
-  /// character (escape, tab, newline, …; Unicode general category Cc) is `invalid_name`, more than
+  /// character (escape, tab, newline, …; Unicode general category Cc) or a bidirectional control
+  /// (U+202E right-to-left override and the other Bidi_Control characters) is `invalid_name`, more than
   /// ``maximumNameLength`` characters is `name_too_long`. `field` names it in the message
   /// (`First Name`).
   public static func nameProblem(_ name: String, field: String) -> ServiceError? {
@@ -18,6 +19,12 @@ public enum AccountInputRules {
         "invalid_name",
         "\(field) contains a control character (such as an escape, tab or newline): use letters, spaces and punctuation"
       )
+    }
+    if let scalar = name.unicodeScalars.first(where: { $0.properties.isBidiControl }) {
+      return .invalid(
+        "invalid_name",
+        "\(field) contains an invisible direction control (U+\(String(format: "%04X", scalar.value))) that would show it "
+          + "other than it is stored: type the name without it")
     }
     if name.count > maximumNameLength {
       return .invalid(

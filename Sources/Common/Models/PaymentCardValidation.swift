@@ -244,6 +244,41 @@ public enum PaymentCardValidation {
     "\(brand.displayName) •••• \(last4)"
   }
 
+  /// The sizes of the groups a card number of `digits` is printed in, by brand: American Express
+  /// 4-6-5, a 14-digit Diners Club 4-6-4, every other card groups of four (the last one shorter).
+  public static func groupSizes(of digits: String) -> [Int] {
+    let count = digits.utf8.count
+    switch brand(of: digits) {
+    case .amex: return [4, 6, 5]
+    case .diners where count == 14: return [4, 6, 4]
+    default: return Array(repeating: 4, count: max(1, (count + 3) / 4))
+    }
+  }
+
+  /// `digits` (a card number as typed so far, digits only) in its printed groups:
+  /// `4242 4242 4242 42`, `3782 822463 10005`.
+  public static func grouped(_ digits: String) -> String {
+    split(digits, sizes: groupSizes(of: digits))
+  }
+
+  /// `digits` grouped with every digit but the last four hidden: `•••• •••• •••• 4242`.
+  public static func maskedNumber(_ digits: String) -> String {
+    let hidden = String(repeating: "•", count: max(0, digits.count - 4)) + digits.suffix(4)
+    return split(hidden, sizes: groupSizes(of: digits))
+  }
+
+  /// `text` cut into groups of `sizes` (what is left after them is one more group), joined by spaces.
+  private static func split(_ text: String, sizes: [Int]) -> String {
+    var groups: [Substring] = []
+    var rest = Substring(text)
+    for size in sizes where !rest.isEmpty {
+      groups.append(rest.prefix(size))
+      rest = rest.dropFirst(size)
+    }
+    if !rest.isEmpty { groups.append(rest) }
+    return groups.joined(separator: " ")
+  }
+
   /// "3", "3 or 4", "13, 16 or 19", "12 to 19".
   private static func list(_ values: [Int]) -> String {
     guard let first = values.first, let last = values.last else { return "" }

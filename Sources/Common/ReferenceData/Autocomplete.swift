@@ -1,3 +1,5 @@
+import Foundation
+
 /// One autocomplete answer: an airport, a city or a metropolitan area.
 public enum PlaceSuggestion: Hashable, Sendable, Codable {
   case airport(Airport)
@@ -83,6 +85,34 @@ extension ReferenceData {
       case .metroArea: .metroArea(metroAreas[item.ref.index])
       }
     }
+  }
+
+  /// Where a flight can go from or to, for autocomplete: airports and metropolitan areas (an "all
+  /// airports" choice, `LON`, `NYC`, `TYO`) whose code, name or city has a word starting with
+  /// `query`, at most `limit` (1…1000), ranked as ``suggestions(for:limit:kinds:)`` ranks them,
+  /// except that a metropolitan area the text names — its code (`lon`) or its whole name
+  /// (`Tokyo`, `new york`) — comes first, followed at once by its airports (busiest first), when it
+  /// has at least two airports. An area whose code is also an airport's (`IST`, `DXB`) is never
+  /// suggested, as its code gives the airport.
+  /// Every suggestion's code is accepted as a place by ``resolvePlace(_:)``.
+  public func flightPlaceSuggestions(for query: String, limit: Int = 10) -> [PlaceSuggestion] {
+    let limit = min(max(limit, 0), 1000)
+    // An area whose code is also an airport's (IST, DXB) is left out: its code gives the airport.
+    let found = suggestions(for: query, limit: min(1000, limit + 16), kinds: [.airports, .metroAreas]).filter {
+      if case .metroArea(let area) = $0 { airport(iata: area.code) == nil } else { true }
+    }
+    .prefix(limit).map { $0 }
+    let folded = TextFolding.fold(query.trimmingCharacters(in: .whitespacesAndNewlines))
+    guard !folded.isEmpty, limit > 0 else { return found }
+    let trimmed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+    let byCode = trimmed.utf8.count == 3 && airport(iata: trimmed) == nil ? metroArea(code: trimmed) : nil
+    let byName = metroAreas.first { TextFolding.fold($0.name) == folded && airport(iata: $0.code) == nil }
+    guard let area = byCode ?? byName else { return found }
+    let members = airports(of: area)
+    guard members.count >= 2 else { return found }
+    var leading: [PlaceSuggestion] = [.metroArea(area)] + members.map { .airport($0) }
+    leading += found.filter { !leading.contains($0) }
+    return Array(leading.prefix(limit))
   }
 
   /// Airports whose code, name or city has a word starting with `query`, most routes first (an

@@ -22,8 +22,15 @@ extension ReferenceData {
   /// A city comes with the airports that serve it (``airports(serving:)``).
   /// - Throws: ``ServiceError`` of kind `.invalidInput` (exit 2): `invalid_coordinate` for a
   ///   malformed or out-of-range `lat,lon`; `unknown_place` when nothing matches;
-  ///   `ambiguous_place` listing the candidates (also in `details["candidates"]`, `; `-separated).
+  ///   `ambiguous_place` listing the candidates (also in `details["candidates"]`, `; `-separated)
+  ///   and, for each, a text that resolves to it (`Springfield, MO`; `details["suggestions"]`).
   public func resolvePlace(_ text: String) throws(ServiceError) -> Place {
+    try resolvePlace(text, suggesting: true)
+  }
+
+  /// ``resolvePlace(_:)``; `suggesting` false leaves the suggestions out of an `ambiguous_place`
+  /// (they are found by resolving texts, which must not look for suggestions in turn).
+  private func resolvePlace(_ text: String, suggesting: Bool) throws(ServiceError) -> Place {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else {
       throw .invalid(
@@ -39,11 +46,15 @@ extension ReferenceData {
       if let airport = airport(iata: trimmed) { return .airport(airport) }
       if let area = metroArea(code: trimmed) { return .metroArea(area, airports: airports(of: area)) }
     }
-    if let place = try resolveName(TextFolding.fold(trimmed), qualifier: nil, text: trimmed) { return place }
+    if let place = try resolveName(TextFolding.fold(trimmed), qualifier: nil, text: trimmed, suggesting: suggesting) {
+      return place
+    }
     if let comma = trimmed.lastIndex(of: ",") {
       let name = TextFolding.fold(String(trimmed[..<comma]))
       let qualifier = TextFolding.fold(String(trimmed[trimmed.index(after: comma)...]))
-      if !name.isEmpty, !qualifier.isEmpty, let place = try resolveName(name, qualifier: qualifier, text: trimmed) {
+      if !name.isEmpty, !qualifier.isEmpty,
+        let place = try resolveName(name, qualifier: qualifier, text: trimmed, suggesting: suggesting)
+      {
         return place
       }
     }
@@ -62,9 +73,14 @@ extension ReferenceData {
     var place: () -> Place
     var prominence: Int
     var label: String
+    /// What to type to get exactly this place, tried in order: the first that resolves to it is
+    /// suggested (`Birmingham, GB`; else `Springfield, MO`, `Springfield, US-MO`; else an IATA code).
+    var queries: [String]
   }
 
-  private func resolveName(_ folded: String, qualifier: String?, text: String) throws(ServiceError) -> Place? {
+  private func resolveName(
+    _ folded: String, qualifier: String?, text: String, suggesting: Bool
+  ) throws(ServiceError) -> Place? {
     let matches = search.exactMatches(folded, limits: searchLimits).filter { !$0.isCode }
     func refs(_ kind: PlaceRef.Kind) -> [Int] {
       var seen = Set<Int>()
@@ -85,16 +101,20 @@ extension ReferenceData {
         Candidate(
           place: { .city(city, airports: self.airports(serving: city)) }, prominence: city.population,
           label: "\(city.name), \(city.countryCode)\(city.admin1.isEmpty ? "" : "-\(city.admin1)")"
-            + " (population \(Self.grouped(city.population)))")
+            + " (population \(Self.grouped(city.population)))",
+          queries: ["\(city.name), \(city.countryCode)"]
+            + (city.admin1.isEmpty || Int(city.admin1) != nil
+              ? [] : ["\(city.name), \(city.admin1)", "\(city.name), \(city.countryCode)-\(city.admin1)"])
+            + self.airports(serving: city).prefix(1).map(\.iata))
       }
-    if let place = try pick(cityCandidates, text: text) { return place }
+    if let place = try pick(cityCandidates, text: text, suggesting: suggesting) { return place }
     let areaCandidates = refs(.metroArea).filter { matchesCountry(metroAreas[$0].countryCode) }.map { index in
       let area = metroAreas[index]
       return Candidate(
         place: { .metroArea(area, airports: self.airports(of: area)) }, prominence: metroRouteCounts[index] + 1,
-        label: "\(area.name) (\(area.code)), \(area.countryCode)")
+        label: "\(area.name) (\(area.code)), \(area.countryCode)", queries: [area.code])
     }
-    if let place = try pick(areaCandidates, text: text) { return place }
+    if let place = try pick(areaCandidates, text: text, suggesting: suggesting) { return place }
     let airportCandidates = refs(.airport).filter {
       matchesCountry(airports[$0].countryCode, region: airports[$0].subdivision)
     }
@@ -102,21 +122,46 @@ extension ReferenceData {
       let airport = airports[index]
       return Candidate(
         place: { .airport(airport) }, prominence: routeCounts[index] + 1,
-        label: "\(airport.name) (\(airport.iata)), \(airport.city), \(airport.countryCode)")
+        label: "\(airport.name) (\(airport.iata)), \(airport.city), \(airport.countryCode)", queries: [airport.iata])
     }
-    return try pick(airportCandidates, text: text)
+    return try pick(airportCandidates, text: text, suggesting: suggesting)
   }
 
-  private func pick(_ candidates: [Candidate], text: String) throws(ServiceError) -> Place? {
+  private func pick(_ candidates: [Candidate], text: String, suggesting: Bool) throws(ServiceError) -> Place? {
     let sorted = candidates.sorted { $0.prominence > $1.prominence }
     guard let top = sorted.first else { return nil }
     guard sorted.count > 1, sorted[1].prominence * Self.dominanceRatio > top.prominence else { return top.place() }
-    let close = sorted.prefix { $0.prominence * Self.dominanceRatio > top.prominence }.prefix(8).map(\.label)
+    let close = sorted.prefix { $0.prominence * Self.dominanceRatio > top.prominence }.prefix(8)
+    // Only suggestions that resolve, each to its own candidate: never "Springfield, US" again.
+    let suggestions =
+      suggesting
+      ? close.compactMap { candidate in
+        candidate.queries.first { query in
+          query.caseInsensitiveCompare(text) != .orderedSame
+            && (try? resolvePlace(query, suggesting: false)).map { Self.samePlace($0, candidate.place()) } == true
+        }
+      } : []
+    let labels = close.map(\.label)
+    let quoted = suggestions.map { "\"\($0)\"" }
+    let advice =
+      quoted.isEmpty
+      ? "use an IATA code"
+      : "type one of \(quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1] : quoted[0])"
+        + (suggestions.count < labels.count ? ", or an IATA code" : "")
     throw ServiceError(
       .invalidInput, code: "ambiguous_place",
-      message: "ambiguous place \"\(text)\": it could be \(close.joined(separator: "; ")); "
-        + "add a country or region after a comma (\"\(text), US\") or use an IATA code",
-      details: ["candidates": close.joined(separator: "; ")])
+      message: "ambiguous place \"\(text)\": it could be \(labels.joined(separator: "; ")); \(advice)",
+      details: ["candidates": labels.joined(separator: "; "), "suggestions": suggestions.joined(separator: "; ")])
+  }
+
+  /// Whether two resolved places are the same city, area, airport or point.
+  private static func samePlace(_ a: Place, _ b: Place) -> Bool {
+    switch (a, b) {
+    case (.city(let x, _), .city(let y, _)): x == y
+    case (.metroArea(let x, _), .metroArea(let y, _)): x.code == y.code
+    case (.airport(let x), .airport(let y)): x.iata == y.iata
+    default: false
+    }
   }
 
   /// `1234567` → `1,234,567`.

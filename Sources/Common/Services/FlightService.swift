@@ -55,35 +55,106 @@ public struct PassengerName: Hashable, Sendable, Codable, CustomStringConvertibl
     self.family = family
   }
 
-  /// Parses `"Given Family"`: the last word is the family name, the rest the given names.
-  /// - Throws: ``ServiceError`` `invalid_passenger` when there are not two words of letters.
+  /// Parses `"Given Family"`: the last word is the family name, the rest the given names; a
+  /// single name is the family name (see ``init(parsing:option:code:)``).
+  /// - Throws: ``ServiceError`` `invalid_passenger` when the name rule refuses it.
   public init(parsing text: String) throws {
     try self.init(parsing: text, option: "passenger", code: "invalid_passenger")
   }
 
-  /// Parses a traveller's `"Given Family"` with the one name rule of every booking kind (flight
-  /// passengers, hotel guests, car drivers): at least two words of letters (and `-` `'` `.`),
-  /// at most 80 characters; so no digits, no control characters. The last word is the family name.
+  /// The most characters of a traveller's whole name: 80.
+  public static let maximumLength = 80
+
+  /// Why the name rule refuses a traveller's name.
+  public enum Problem: Hashable, Sendable {
+    /// Nothing but spaces.
+    case missing
+    /// More than ``PassengerName/maximumLength`` characters (how many it has).
+    case tooLong(Int)
+    /// An invisible character: a control (tab, escape) or a bidirectional control (U+202E
+    /// right-to-left override …) that would show the name other than it is stored.
+    case invisible(Unicode.Scalar)
+    /// A character that is neither a letter nor `-` `'` `.` (a digit, `@`, an emoji).
+    case notALetter(Character)
+
+    /// The problem in words, for a message: `is 100 characters long: use at most 80`.
+    public var reason: String {
+      switch self {
+      case .missing: "is missing"
+      case .tooLong(let count): "is \(count) characters long: use at most \(PassengerName.maximumLength)"
+      case .invisible(let scalar):
+        "contains an invisible control character (U+\(String(format: "%04X", scalar.value))): type the name as on the passport"
+      case .notALetter(let character):
+        "contains \(EchoedInput.quoted(String(character))), which is not a letter: use letters, spaces, hyphens, apostrophes and full stops"
+      }
+    }
+  }
+
+  /// The name rule of every booking kind (flight passengers, hotel guests, car drivers), as
+  /// airlines apply it to the name on the passport: words of letters (any script, with `-` `'`
+  /// `.`), at most ``maximumLength`` characters, no control or bidirectional control character
+  /// (Unicode Cc, and the Bidi_Control characters U+061C, U+200E–U+200F, U+202A–U+202E,
+  /// U+2066–U+2069). A single name (mononym) is accepted as airlines book it: it is the family
+  /// name and the given name is empty (ICAO Doc 9303 puts a single name in the primary
+  /// identifier, the surname); it prints as the name alone.
+  /// - Returns: nil when `text` follows the rule.
+  public static func problem(in text: String) -> Problem? {
+    if let scalar = text.unicodeScalars.first(where: {
+      $0.properties.generalCategory == .control || $0.properties.isBidiControl
+    }) {
+      return .invisible(scalar)
+    }
+    let words = text.split(whereSeparator: { $0.isWhitespace })
+    guard !words.isEmpty else { return .missing }
+    let count = words.joined(separator: " ").count
+    if count > maximumLength { return .tooLong(count) }
+    for word in words {
+      if let character = word.first(where: { !($0.isLetter || $0 == "-" || $0 == "'" || $0 == ".") }) {
+        return .notALetter(character)
+      }
+    }
+    return nil
+  }
+
+  /// Parses a traveller's `"Given Family"` (or a single name) with the one name rule
+  /// (``problem(in:)``). The last word is the family name, the words before it the given names.
   /// - Parameters:
   ///   - option: the option named by the error (`passenger`, `guest`, `driver`).
   ///   - code: the error's code (`invalid_passenger`, …).
-  /// - Throws: ``ServiceError`` (`.invalidInput`) `code`, echoing `text` with its control
+  /// - Throws: ``ServiceError`` (`.invalidInput`) `code`, naming what is wrong (the length limit,
+  ///   the character refused) and echoing at most a short prefix of `text` with its control
   ///   characters escaped (``EchoedInput``).
   public init(parsing text: String, option: String, code: String) throws {
-    let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
-    let valid = words.allSatisfy { word in
-      word.allSatisfy { $0.isLetter || $0 == "-" || $0 == "'" || $0 == "." }
-    }
-    guard words.count >= 2, valid, text.count <= 80 else {
+    if let problem = Self.problem(in: text) {
       throw ServiceError.invalid(
         code,
-        "invalid --\(option) \(EchoedInput.quoted(text)): expected \"Given Family\" (letters, at least two words)")
+        "invalid --\(option) \(EchoedInput.quoted(text)): the name \(problem.reason); expected \"Given Family\" as on "
+          + "the passport, or a single name")
     }
+    let words = text.split(whereSeparator: { $0.isWhitespace }).map(String.init)
     self.init(given: words.dropLast().joined(separator: " "), family: words[words.count - 1])
   }
 
-  /// `Given Family`.
-  public var description: String { "\(given) \(family)" }
+  /// What is wrong with `text` as a traveller's name, in a form's words (never an option name):
+  /// `"The guest's name is missing: enter it as "Given Family" (or a single name), as on the
+  /// passport."`; nil when the name rule (``problem(in:)``) accepts it.
+  /// - Parameters:
+  ///   - whose: how the form names the person, possessive (`the guest's`, `passenger 2's`).
+  ///   - document: where the name is written as typed (`the passport`, `the licence`), or nil.
+  public static func formProblem(_ text: String, whose: String, asOn document: String? = nil) -> String? {
+    guard let problem = problem(in: text) else { return nil }
+    let name = whose.prefix(1).uppercased() + whose.dropFirst() + " name"
+    let rule = "enter it as \"Given Family\" (or a single name)" + (document.map { ", as on \($0)" } ?? "")
+    switch problem {
+    case .missing: return "\(name) is missing: \(rule)."
+    case .tooLong, .invisible, .notALetter:
+      let shown = text.trimmingCharacters(in: .whitespaces)
+      return "\(name) \(EchoedInput.quoted(shown)) \(problem.reason)."
+    }
+  }
+
+  /// `Given Family`, or the single name of a mononymous traveller.
+  public var description: String { given.isEmpty ? family : "\(given) \(family)" }
 }
 
 /// What `book` asks for: an offer, one passenger per adult, a card, an idempotency key.

@@ -28,10 +28,12 @@ public struct ServiceError: Error, Equatable, Hashable, Sendable, LocalizedError
   /// Extra fields for the JSON error document (e.g. `offerId` and `price` of `price_changed`).
   public var details: [String: String]
 
+  /// - Parameter message: what was wrong and what is accepted; its quoted parts (echoed input)
+  ///   are escaped and a long one cut to a short prefix (``EchoedInput/bounded(_:)``).
   public init(_ kind: Kind, code: String, message: String, details: [String: String] = [:]) {
     self.kind = kind
     self.code = code
-    self.message = message
+    self.message = EchoedInput.bounded(message)
     self.details = details
   }
 

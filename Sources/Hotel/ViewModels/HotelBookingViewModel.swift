@@ -29,8 +29,11 @@ public struct PriceBreakdown: Hashable, Sendable {
 /// The booking flow of one offer: the price breakdown, the guest's name, and the booking.
 ///
 /// Inputs: ``guestNameChanged(_:)``, ``cardSelected(_:)``, ``bookTapped()``. Outputs: ``breakdown``,
-/// ``isBookEnabled`` (a name of two words, not while booking or once booked), ``isBooking``,
-/// ``reservation``, ``failure`` and ``errorMessage`` (the service's error and its message),
+/// ``isBookEnabled`` (a valid name — Common's ``PassengerName`` rule —, not while booking or once
+/// booked), ``isBooking``, ``validationMessage`` (what is wrong with the guest's name, set when
+/// Book is tapped with a name the rule refuses — an empty one too — and updated as the name is
+/// typed until it is valid), ``reservation``, ``failure`` and ``errorMessage`` (the service's error
+/// and its message in the screen's words),
 /// ``newOfferId`` (set when the price changed: the offer to
 /// book instead). One idempotency key per flow, so a repeated tap never books twice.
 public final class HotelBookingViewModel {
@@ -45,6 +48,8 @@ public final class HotelBookingViewModel {
   /// just before ``errorMessage``.
   @Published public private(set) var failure: ServiceError?
   @Published public private(set) var newOfferId: String?
+  /// What is wrong with the guest's name (see the type's documentation); nothing is sent while set.
+  @Published public private(set) var validationMessage: String?
 
   private let offer: HotelOffer
   private let client: HotelClient
@@ -75,6 +80,7 @@ public final class HotelBookingViewModel {
 
   public func guestNameChanged(_ name: String) {
     guestName = name
+    if validationMessage != nil { validationMessage = guestProblem() }
     update()
   }
 
@@ -82,6 +88,10 @@ public final class HotelBookingViewModel {
   public func cardSelected(_ id: String?) { cardId = id }
 
   public func bookTapped() {
+    if let problem = guestProblem() {
+      validationMessage = problem
+      return
+    }
     guard isBookEnabled else { return }
     isBooking = true
     failure = nil
@@ -96,7 +106,7 @@ public final class HotelBookingViewModel {
           self.isBooking = false
           if case .failure(let error) = completion {
             self.failure = error
-            self.errorMessage = error.message
+            self.errorMessage = ScreenText.message(for: error)
             if error.code == "price_changed" { self.newOfferId = error.details["offerId"] }
           }
           self.update()
@@ -107,8 +117,9 @@ public final class HotelBookingViewModel {
   }
 
   private func update() {
-    let words = guestName.split(whereSeparator: \.isWhitespace)
-    let enabled = words.count >= 2 && !isBooking && reservation == nil && newOfferId == nil
+    let enabled = guestProblem() == nil && !isBooking && reservation == nil && newOfferId == nil
     if enabled != isBookEnabled { isBookEnabled = enabled }
   }
+
+  private func guestProblem() -> String? { PassengerName.formProblem(guestName, whose: "the guest's") }
 }

@@ -36,9 +36,15 @@ public struct HotelResultFilter: Hashable, Sendable {
 /// - a row that goes away before its answer (``rowHidden(_:)``) cancels its request;
 /// - a new search clears the cache and cancels every request still running.
 ///
+/// Sorting and filtering work on every offer of the search: a search asks for the most offers the
+/// service returns (``maximumLimit``); when the place has more (``matched`` over the offers
+/// received), a new sort or filter asks the service again with the sort and filters in the request,
+/// so the list is the best of all that match, never a part of a part.
+///
 /// Inputs: ``search(_:)``, ``sortChanged(_:)``, ``filterChanged(_:)``, ``rowShown(_:)``,
-/// ``rowHidden(_:)``. Outputs: ``offers``, ``isLoading``, ``errorMessage``, ``rows`` (hotel id →
-/// state, for the rows that are loading or loaded).
+/// ``rowHidden(_:)``. Outputs: ``offers``, ``matched`` (how many offers match the search and its
+/// filters at the service), ``isLoading``, ``errorMessage``, ``rows`` (hotel id → state, for the
+/// rows that are loading or loaded).
 public final class HotelResultsViewModel {
   @Published public private(set) var offers: [HotelOffer] = []
   @Published public private(set) var isLoading = false
@@ -46,6 +52,13 @@ public final class HotelResultsViewModel {
   @Published public private(set) var rows: [String: HotelRowState] = [:]
   @Published public private(set) var sort: HotelSortOrder = .price
   @Published public private(set) var filter = HotelResultFilter()
+  /// How many offers match at the service (more than ``received`` when it returned its most).
+  @Published public private(set) var matched = 0
+  /// How many offers the last answer held (``offers`` are those of them the filters keep).
+  public var received: Int { all.count }
+
+  /// The most offers one search asks for (``HotelSearchRequest/limit``'s highest).
+  public static let maximumLimit = 1000
 
   private let client: HotelClient
   private let scheduler: AnySchedulerOf<DispatchQueue>
@@ -69,8 +82,15 @@ public final class HotelResultsViewModel {
       .store(in: &cancellables)
   }
 
-  /// Runs a search (a newer one replaces an older one still running; its answer is dropped).
+  /// Runs a search for the most offers the service returns (a newer one replaces an older one
+  /// still running; its answer is dropped).
   public func search(_ request: HotelSearchRequest) {
+    var request = request
+    request.limit = Self.maximumLimit
+    sort = request.sort
+    // A new search starts with every offer: the filters of the last one do not carry over.
+    filter = HotelResultFilter()
+    isFilteredAtTheService = false
     self.request = request
     for (_, cancellable) in inFlight { cancellable.cancel() }
     inFlight = [:]
@@ -84,12 +104,30 @@ public final class HotelResultsViewModel {
   public func sortChanged(_ order: HotelSortOrder) {
     sort = order
     arrange()
+    askAgainIfCut()
   }
 
   public func filterChanged(_ filter: HotelResultFilter) {
     self.filter = filter
     arrange()
+    askAgainIfCut()
   }
+
+  /// The service returned its most: the sort or filter asks it again, so they see every offer.
+  private func askAgainIfCut() {
+    guard var request, matched > all.count || isFilteredAtTheService else { return }
+    request.sort = sort
+    request.minStars = filter.minStars
+    request.maxPrice = filter.maxNightlyRate
+    request.currency = nil  // the cap is in each offer's currency, as the local filter reads it
+    request.amenities = filter.amenities.sorted { $0.rawValue < $1.rawValue }
+    isFilteredAtTheService = true
+    isLoading = true
+    requests.send(request)
+  }
+
+  /// Whether the offers shown came from a search with the sort and filters in the request.
+  private var isFilteredAtTheService = false
 
   /// A row of hotel `hotelId` became visible: show its cached details or load them.
   public func rowShown(_ hotelId: String) {
@@ -110,7 +148,7 @@ public final class HotelResultsViewModel {
       receiveCompletion: { [weak self] completion in
         guard let self, case .failure(let error) = completion else { return }
         self.inFlight[hotelId] = nil
-        self.rows[hotelId] = .failed(error.message)
+        self.rows[hotelId] = .failed(ScreenText.message(for: error))
       },
       receiveValue: { [weak self] part in
         switch part {
@@ -137,11 +175,12 @@ public final class HotelResultsViewModel {
     switch result {
     case .success(let value):
       all = value.offers
+      matched = value.matched
       arrange()
     case .failure(let error):
       all = []
       offers = []
-      errorMessage = error.message
+      errorMessage = ScreenText.message(for: error)
     }
   }
 

@@ -6,12 +6,19 @@ import Reactive
 ///
 /// Inputs: ``placeChanged(_:)``, ``checkInChanged(_:)``, ``checkOutChanged(_:)``,
 /// ``guestsChanged(_:)``, ``roomsChanged(_:)``, ``searchTapped()``. Outputs: ``nights`` (nil until
-/// the range is valid), ``validationMessage`` (what to fix and how — a missing check-in or
-/// check-out is chosen in the calendar —, nil when the form is valid),
-/// ``isSearchEnabled``, and ``searches``: the request sent when search is tapped on a valid form.
-/// The rules are those of ``HotelSearchRequest`` (1–30 nights, check-in not before `today`).
+/// the range is valid), ``problems`` (each part of the form with what to fix and how — a missing
+/// check-in or check-out is chosen in the calendar), ``validationMessage`` (the first of them,
+/// nil when the form is valid), ``isSearchEnabled``, and ``searches``: the request sent when
+/// search is tapped on a valid form. The rules are those of ``HotelSearchRequest`` (1–30 nights,
+/// check-in not before `today`).
 public final class HotelSearchFormViewModel {
+  /// A part of the form, for its messages.
+  public enum Field: Hashable, Sendable, CaseIterable {
+    case place, dates, guests
+  }
+
   @Published public private(set) var nights: Int?
+  @Published public private(set) var problems: [Field: String] = [:]
   @Published public private(set) var validationMessage: String?
   @Published public private(set) var isSearchEnabled = false
 
@@ -34,35 +41,46 @@ public final class HotelSearchFormViewModel {
     self.today = today
     let today = today
     $form.map { Self.validate($0, today: today).nights }.removeDuplicates().assign(to: &$nights)
+    $form.map { Self.validate($0, today: today).problems }.removeDuplicates().assign(to: &$problems)
     $form.map { Self.validate($0, today: today).message }.removeDuplicates().assign(to: &$validationMessage)
     $form.map { Self.validate($0, today: today).message == nil }.removeDuplicates().assign(to: &$isSearchEnabled)
   }
 
-  private static func validate(_ form: Form, today: LocalDate) -> (nights: Int?, message: String?) {
-    guard let checkIn = form.checkIn else {
-      return (nil, "Choose check-in and check-out in the calendar (Enter on each day).")
+  private static func validate(_ form: Form, today: LocalDate) -> (
+    nights: Int?, problems: [Field: String], message: String?
+  ) {
+    var problems: [Field: String] = [:]
+    var nights: Int?
+    if let checkIn = form.checkIn {
+      if checkIn < today {
+        problems[.dates] = "Check-in \(checkIn) is in the past: choose today (\(today)) or later."
+      } else if let checkOut = form.checkOut {
+        if let stay = DateRange(start: checkIn, end: checkOut) {
+          if stay.count <= HotelSearchRequest.maxNights {
+            nights = stay.count
+          } else {
+            problems[.dates] = "A stay is at most \(HotelSearchRequest.maxNights) nights."
+          }
+        } else {
+          problems[.dates] = "Check-out must be after check-in."
+        }
+      } else {
+        problems[.dates] = "Choose check-out in the calendar (Enter on a day after check-in)."
+      }
+    } else {
+      problems[.dates] = "Choose check-in and check-out in the calendar (Enter on each day)."
     }
-    guard let checkOut = form.checkOut else {
-      return (nil, "Choose check-out in the calendar (Enter on a day after check-in).")
-    }
-    guard checkIn >= today else { return (nil, "Check-in \(checkIn) is in the past.") }
-    guard let stay = DateRange(start: checkIn, end: checkOut) else {
-      return (nil, "Check-out must be after check-in.")
-    }
-    guard stay.count <= HotelSearchRequest.maxNights else {
-      return (nil, "A stay is at most \(HotelSearchRequest.maxNights) nights.")
-    }
-    if form.place.trimmingCharacters(in: .whitespaces).isEmpty { return (stay.count, "Choose a place.") }
+    if form.place.trimmingCharacters(in: .whitespaces).isEmpty { problems[.place] = "Choose a place." }
     if !(1...HotelSearchRequest.maxGuests).contains(form.guests) {
-      return (stay.count, "Guests: 1 to \(HotelSearchRequest.maxGuests).")
+      problems[.guests] = "Guests: 1 to \(HotelSearchRequest.maxGuests)."
+    } else if !(1...HotelSearchRequest.maxRooms).contains(form.rooms) || form.rooms > form.guests {
+      problems[.guests] = "Rooms: 1 to \(min(HotelSearchRequest.maxRooms, max(1, form.guests)))."
+    } else if form.guests > form.rooms * 4 {
+      problems[.guests] = "\(form.guests) guests need at least \((form.guests + 3) / 4) rooms."
     }
-    if !(1...HotelSearchRequest.maxRooms).contains(form.rooms) || form.rooms > form.guests {
-      return (stay.count, "Rooms: 1 to \(min(HotelSearchRequest.maxRooms, max(1, form.guests))).")
-    }
-    if form.guests > form.rooms * 4 {
-      return (stay.count, "\(form.guests) guests need at least \((form.guests + 3) / 4) rooms.")
-    }
-    return (stay.count, nil)
+    // The first thing to fix, in the order the old form said them: the stay, the place, the guests.
+    let message = problems[.dates] ?? problems[.place] ?? problems[.guests]
+    return (nights, problems, message)
   }
 
   public func placeChanged(_ place: String) { form.place = place }

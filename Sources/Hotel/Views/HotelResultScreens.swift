@@ -44,7 +44,11 @@ final class HotelResultsScreen: Screen {
         Span("  \(request.checkIn) → \(request.checkOut) · \(request.guests) guests · \(request.rooms) room(s)"),
       ])
     ).render(in: area.row(0), into: &buffer)
-    Label("\(model.offers.count) offers · sorted by \(model.sort.rawValue) · \(stars)", style: theme.muted)
+    // When the place has more offers than one answer holds, say so (a sort or filter asks again).
+    let count =
+      model.matched > model.received && !model.isLoading
+      ? "\(model.offers.count) offers (the best \(model.received) of \(model.matched))" : "\(model.offers.count) offers"
+    Label("\(count) · sorted by \(model.sort.rawValue) · \(stars)", style: theme.muted)
       .render(in: area.row(1), into: &buffer)
     let body = area.inset(top: 3)
     if model.isLoading {
@@ -313,7 +317,7 @@ final class HotelBookingScreen: Screen {
   var changes: AnyPublisher<Void, Never> {
     anyChange([
       model.$isBookEnabled.void, model.$isBooking.void, model.$reservation.void, model.$errorMessage.void,
-      model.$newOfferId.void, checkout.changes,
+      model.$newOfferId.void, model.$validationMessage.void, checkout.changes,
     ])
   }
   var navigation: AnyPublisher<Navigation, Never> { checkout.navigation }
@@ -368,7 +372,7 @@ final class HotelBookingScreen: Screen {
     } else {
       Button("Book", focused: model.isBookEnabled).render(in: area.row(y), into: &buffer)
     }
-    if let message = model.failure == nil ? model.errorMessage : failureText {
+    if let message = model.validationMessage ?? (model.failure == nil ? model.errorMessage : failureText) {
       Paragraph(message, style: theme.error).render(
         in: Rect(x: area.x, y: area.y + y + 2, width: area.width, height: max(0, min(3, area.height - y - 2))),
         into: &buffer)
@@ -406,6 +410,8 @@ final class HotelBookingScreen: Screen {
   /// Books with the chosen card, once signed in with a card (else the checkout says what is missing).
   private func book() {
     guard model.isBookEnabled else {
+      // Says what is wrong with the guest's name (the model's validation message) and goes there.
+      model.bookTapped()
       focus = .name
       return
     }

@@ -68,7 +68,8 @@ extension Published.Publisher {
 /// list, a second Esc leaves the field (then `q`
 /// quits and digits switch tabs; Enter goes back into it). In the calendar the picker's keys
 /// (Enter twice: check-in then check-out); ← → or - + change guests and rooms; Enter on Search
-/// runs the search.
+/// runs the search. The line under the form follows the focus: what is wrong with the focused
+/// part, else how to fill it in; on Search, the first thing to fix.
 @MainActor
 final class HotelSearchScreen: Screen {
   enum Focus: CaseIterable { case place, dates, guests, rooms, search }
@@ -105,7 +106,7 @@ final class HotelSearchScreen: Screen {
   var changes: AnyPublisher<Void, Never> {
     anyChange([
       autocomplete.$suggestions.void, autocomplete.$suggestionsQuery.void, autocomplete.$isLoading.void,
-      form.$validationMessage.void, form.$nights.void, resolved.eraseToAnyPublisher(),
+      form.$validationMessage.void, form.$problems.void, form.$nights.void, resolved.eraseToAnyPublisher(),
     ])
   }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
@@ -117,9 +118,35 @@ final class HotelSearchScreen: Screen {
     case .place where place.highlightedIndex(in: suggestions) != nil:
       [KeyHint("↓↑", "choose"), KeyHint("Enter Tab", "take place"), KeyHint("Esc", "close list")]
     case .place: [KeyHint("Tab", "next"), KeyHint("Enter", "next")]
-    case .dates: [KeyHint("Tab", "next"), KeyHint("←↑→↓", "day"), KeyHint("Enter", "check-in, check-out")]
-    case .guests, .rooms: [KeyHint("Tab", "next"), KeyHint("- +", "change")]
+    case .dates:
+      [
+        KeyHint("Tab", "next"), KeyHint("←↑→↓", "day"),
+        KeyHint("Enter", calendar.start == nil || calendar.range != nil ? "check-in" : "check-out"),
+      ]
+    case .guests, .rooms: [KeyHint("Tab", "next"), KeyHint("- +", "change"), KeyHint("Enter", "next")]
     case .search: [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
+    }
+  }
+
+  /// The line under the form, for the focused part: what is wrong with it (a problem: `true`),
+  /// else how to fill it in; on Search, the first thing to fix in the form.
+  var hintLine: (String, Bool) {
+    if searchRequested { return ("Searching as soon as the place suggestions arrive…", false) }
+    switch focus {
+    case .place:
+      return ("A city or an airport (Paris, CDG), or lat,lon (48.85,2.35).", false)
+    case .dates:
+      // Nothing chosen yet: how; a day chosen: the rest or what is wrong.
+      if calendar.start != nil, let problem = form.problems[.dates] { return (problem, true) }
+      return (
+        "In the calendar: Enter on the check-in day, then on the check-out day (at most "
+          + "\(HotelSearchRequest.maxNights) nights).", false
+      )
+    case .guests, .rooms:
+      if let problem = form.problems[.guests] { return (problem, true) }
+      return ("← → or - + change it: at most 4 guests a room, \(HotelSearchRequest.maxRooms) rooms.", false)
+    case .search:
+      return form.validationMessage.map { ($0, true) } ?? ("Enter searches.", false)
     }
   }
 
@@ -142,11 +169,9 @@ final class HotelSearchScreen: Screen {
     Label(Line([Span("Rooms      "), Span("‹ \(rooms) ›", style: style(.rooms, theme))]))
       .render(in: left.row(8), into: &buffer)
     Button("Search", focused: focus == .search).render(in: left.row(10), into: &buffer)
-    let waiting = searchRequested ? "Searching as soon as the place suggestions arrive…" : nil
-    if let message = waiting ?? form.validationMessage {
-      Paragraph(message, style: theme.warning).render(
-        in: Rect(x: left.x, y: left.y + 12, width: left.width, height: max(0, min(2, left.height - 12))), into: &buffer)
-    }
+    let (message, isProblem) = hintLine
+    Paragraph(message, style: isProblem ? theme.warning : theme.muted).render(
+      in: Rect(x: left.x, y: left.y + 12, width: left.width, height: max(0, min(2, left.height - 12))), into: &buffer)
     CalendarPicker(state: calendar, focused: focus == .dates).render(
       in: Rect(x: columns[1].x, y: area.y, width: columns[1].width, height: min(10, area.height)), into: &buffer)
     // The place field last: its suggestions drop down over the form.

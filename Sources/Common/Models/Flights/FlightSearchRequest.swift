@@ -162,14 +162,23 @@ public struct AirportSummary: Hashable, Sendable, Codable, Identifiable {
   public var city: String
   public var country: String
   public var timeZone: String
+  /// For a metropolitan area's code (`LON`: every airport of the city), the IATA codes of its
+  /// airports, busiest first; nil (absent from JSON) for an airport.
+  public var airports: [String]?
 
-  public init(iata: String, name: String, city: String, country: String, timeZone: String) {
+  public init(
+    iata: String, name: String, city: String, country: String, timeZone: String, airports: [String]? = nil
+  ) {
     self.iata = iata
     self.name = name
     self.city = city
     self.country = country
     self.timeZone = timeZone
+    self.airports = airports
   }
+
+  /// Whether this is a metropolitan area (all the airports of a city), not an airport.
+  public var isMetroArea: Bool { airports != nil }
 
   public var id: String { iata }
 }
