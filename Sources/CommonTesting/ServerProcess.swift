@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// A `travel-server` process started by a test: the built binary on a free loopback port
 /// (`--listen 127.0.0.1:0`) with its own temporary data directory, stopped with SIGTERM when
@@ -13,13 +14,19 @@ public final class ServerProcess: @unchecked Sendable {
   private let log = Output()
 
   /// Starts the server and waits (at most `timeout` seconds) until it says where it listens.
+  /// - Parameters:
+  ///   - directory: the data directory (a new temporary one by default; give the one of a
+  ///     stopped or killed server to restart it on the same store).
+  ///   - port: 0 (a free port) or the port of a server stopped before, to restart it there.
   /// - Throws: ``ProductRunner/Failure`` when the binary is missing, or an error naming what it
   ///   printed when it did not start.
-  public init(timeout: TimeInterval = 60, arguments: [String] = []) throws {
-    directory = TemporaryDirectory(prefix: "travel-server")
+  public init(
+    timeout: TimeInterval = 60, arguments: [String] = [], directory: TemporaryDirectory? = nil, port: Int = 0
+  ) throws {
+    self.directory = directory ?? TemporaryDirectory(prefix: "travel-server")
     process = Process()
     process.executableURL = try ProductRunner().executable("travel-server")
-    process.arguments = ["--listen", "127.0.0.1:0", "--data-dir", directory.path] + arguments
+    process.arguments = ["--listen", "127.0.0.1:\(port)", "--data-dir", self.directory.path] + arguments
     process.standardOutput = FileHandle.nullDevice
     process.standardError = stderrPipe
     process.standardInput = FileHandle.nullDevice
@@ -56,6 +63,13 @@ public final class ServerProcess: @unchecked Sendable {
   /// What the server wrote to stderr so far (the access log, one JSON line per request).
   public var output: String { log.text }
 
+  /// SIGKILL (a crash: nothing is finished or flushed by the server), and waits for the exit.
+  public func kill() {
+    guard process.isRunning else { return }
+    Glibc.kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+  }
+
   /// SIGTERM, then waits for the exit (SIGKILL after `timeout` seconds); returns the exit status.
   @discardableResult
   public func stop(timeout: TimeInterval = 12) -> Int32 {
@@ -63,7 +77,7 @@ public final class ServerProcess: @unchecked Sendable {
     process.terminate()
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
     return process.terminationStatus
   }

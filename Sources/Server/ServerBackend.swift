@@ -27,8 +27,11 @@ final class ServerBackend: Sendable {
     let preferred: @Sendable () -> String? = {
       RequestScope.token.flatMap { try? services.accounts.preferences(token: $0).currencyCode }
     }
+    // Offer ids are signed with the data directory's key, as in the apps: an id searched before
+    // a restart (or on another instance on the same store) still books.
     flights = try FlightsWiring.engine(
-      seats: SQLiteFlightSeats(database: services.database), defaultCurrency: preferred)
+      seats: SQLiteFlightSeats(database: services.database), defaultCurrency: preferred,
+      signer: services.offerSigner)
     flightBooking = FlightBookingEngine(engine: flights, ledger: services.ledger)
     cars = try CarRentalWiring.service(services: services, token: { RequestScope.token })
     checkIn = services.checkInService

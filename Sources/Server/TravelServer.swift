@@ -149,6 +149,16 @@ public final class TravelServer: Sendable {
       let ready = !state.isShuttingDown && backend.isReady()
       return HTTPResponse(
         status: ready ? 200 : 503, body: Data((ready ? #"{"status":"ready"}"# : #"{"status":"unavailable"}"#).utf8))
+    case streamPath where request.method == "GET":
+      // A plain GET of the live channel (no WebSocket upgrade): 426, saying how to upgrade (RFC 9110 §15.5.22).
+      var response = error(
+        .init(
+          .invalidInput, code: "upgrade_required",
+          message:
+            "\(streamPath) is a WebSocket: send Connection: Upgrade and Upgrade: websocket (subprotocol travel.v1)"),
+        status: 426)
+      response.headers.append(("Upgrade", "websocket"))
+      return response
     default:
       break
     }

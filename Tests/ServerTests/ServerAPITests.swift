@@ -47,11 +47,69 @@ struct ServerAPITests {
       let wrong = try await fixture.call(method, path, token: "not-a-token", raw: body)
       #expect(wrong.status == 401, "\(method) \(path) with a wrong token")
     }
+    // A session of its own per route: the first use of an expired session ends it.
+    let expiring = routes + [("GET", "/v1/trips/res_x/cancellation"), ("DELETE", "/v1/session")]
+    var tokens = [token]
+    for _ in expiring.dropFirst() {
+      let signIn = try await fixture.call(
+        "POST", "/v1/sessions", body: API.SignIn(email: "expiry@example.com", password: "correct horse battery"))
+      tokens.append(try #require(signIn.json["session"]?["token"]?.stringValue))
+    }
     fixture.clock.advance(31 * 86400)
     defer { fixture.clock.advance(-31 * 86400) }
-    let expired = try await fixture.call("GET", "/v1/profile", token: token)
-    #expect(expired.status == 401)
-    #expect(expired.errorCode == "session_expired")
+    for ((method, path), token) in zip(expiring, tokens) {
+      let body = method == "GET" || method == "DELETE" ? nil : Data("{}".utf8)
+      let expired = try await fixture.call(method, path, token: token, raw: body)
+      #expect(expired.status == 401, "\(method) \(path) with an expired token")
+      #expect(expired.errorCode == "session_expired", "\(method) \(path)")
+    }
+  }
+
+  /// Bob books with the id of Ada's card: refused as not found, and nothing is charged or booked.
+  @Test func anotherTravellersCardIsNeverCharged() async throws {
+    let ada = try await fixture.traveller("card-a@example.com")
+    let bob = try await fixture.traveller("card-b@example.com", first: "Bob", last: "Babbage")
+    let adaCard = try await fixture.addCard(ada)
+    let date = LocalDate(Date().addingTimeInterval(40 * 86400), in: TimeZone(identifier: "America/Los_Angeles")!)
+    let search = try await fixture.call(
+      "POST", "/v1/flights/search", token: bob,
+      body: FlightSearchRequest(origin: "SFO", destination: "JFK", departureDate: date, limit: 1))
+    let offerID = try #require(search.json["offers"]?[0]?["id"]?.stringValue)
+    let booked = try await fixture.call(
+      "POST", "/v1/flights/bookings", token: bob,
+      body: API.FlightBooking(offerId: offerID, passengers: ["Bob Babbage"], cardId: adaCard))
+    #expect(booked.status == 404 || booked.status == 409, "\(booked.json)")
+    #expect(try await fixture.call("GET", "/v1/trips", token: bob).json["reservations"] == .array([]))
+    #expect(try await fixture.call("GET", "/v1/trips", token: ada).json["reservations"] == .array([]))
+    // Nor can Bob read what cancelling Ada's trip would refund.
+    let adas = try await fixture.bookFlight(ada)
+    let id = try #require(adas.json["reservation"]?["id"]?.stringValue)
+    #expect(try await fixture.call("GET", "/v1/trips/\(id)/cancellation", token: bob).status == 404)
+  }
+
+  /// Every route that reads a body: over 64 KB is 413, a body that is not JSON is 400, and neither
+  /// changes anything.
+  @Test func everyBodyRouteRefusesOversizedAndMalformedBodies() async throws {
+    let token = try await fixture.traveller("bodies@example.com")
+    let routes: [(String, String)] = [
+      ("POST", "/v1/accounts"), ("POST", "/v1/sessions"), ("PUT", "/v1/profile"), ("PUT", "/v1/preferences"),
+      ("POST", "/v1/cards"), ("POST", "/v1/flights/search"), ("POST", "/v1/flights/bookings"),
+      ("POST", "/v1/hotels/search"), ("POST", "/v1/hotels/rooms"), ("POST", "/v1/hotels/map"),
+      ("POST", "/v1/hotels/bookings"), ("POST", "/v1/cars/search"), ("POST", "/v1/cars/bookings"),
+    ]
+    let big = Data(("{\"x\":\"" + String(repeating: "a", count: 70_000) + "\"}").utf8)
+    for (method, path) in routes {
+      let tooLarge = try await fixture.call(method, path, token: token, raw: big)
+      #expect(tooLarge.status == 413, "\(method) \(path)")
+      #expect(tooLarge.errorCode == "body_too_large", "\(method) \(path)")
+      let malformed = try await fixture.call(method, path, token: token, raw: Data("{\"a\": [1, 2".utf8))
+      #expect(malformed.status == 400, "\(method) \(path)")
+      #expect(malformed.errorCode == "invalid_json", "\(method) \(path): \(malformed.json)")
+      #expect(malformed.json["error"]?["message"]?.stringValue?.isEmpty == false)
+    }
+    #expect(try await fixture.call("GET", "/v1/cards", token: token).json["cards"] == .array([]))
+    #expect(
+      try await fixture.call("GET", "/v1/profile", token: token).json["profile"]?["firstName"]?.stringValue == "Ada")
   }
 
   @Test func oneTravellerNeverReadsOrChangesAnothers() async throws {
@@ -123,6 +181,14 @@ struct ServerAPITests {
     let method = try await fixture.call("DELETE", "/v1/trips")
     #expect(method.status == 405)
     #expect(method.headers["allow"] == "GET")
+  }
+
+  /// Found by schemathesis: a plain GET of the live channel was 404 "no route" (undocumented).
+  @Test func streamWithoutUpgradeIs426() async throws {
+    let plain = try await fixture.call("GET", "/v1/stream")
+    #expect(plain.status == 426)
+    #expect(plain.errorCode == "upgrade_required")
+    #expect(plain.headers["upgrade"] == "websocket")
   }
 
   @Test func errorsCarryTheirStatus() async throws {

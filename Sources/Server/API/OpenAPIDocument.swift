@@ -98,7 +98,13 @@ enum OpenAPIDocument {
       "get": [
         "summary": "The live channel: upgrades to WebSocket (subprotocol travel.v1); see StreamMessage.",
         "operationId": "stream",
-        "responses": ["101": ["description": "Switching Protocols"]],
+        "responses": [
+          "101": ["description": "Switching Protocols"],
+          "426": [
+            "description": "Upgrade required: a GET without the WebSocket upgrade headers.",
+            "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]],
+          ],
+        ],
       ]
     ]
     return [
