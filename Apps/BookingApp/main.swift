@@ -17,7 +17,8 @@ let services = BookingServices(
     return try FlightsWiring.booking(context: context)
   },
   status: FlightsWiring.status(context:),
-  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
+  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner(),
+  radar: FlightsWiring.radar(context:))
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in

@@ -37,7 +37,8 @@ let flightServices = BookingServices(
     return try FlightsWiring.booking(context: context)
   },
   status: FlightsWiring.status(context:),
-  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner())
+  checkIn: { try BackendServices(dataDirectory: $0.dataDirectory).checkInService }, barcodeScanner: ZXingScanner(),
+  radar: FlightsWiring.radar(context:))
 let flights = BookingCommands.root(services: flightServices)
   .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")

@@ -29,6 +29,7 @@ struct BenchmarkSuite {
     add("reactive") { reactiveFigures() }
     add("boarding") { boardingFigures() }
     add("status") { statusFigures() }
+    add("radar") { radarFigures() }
     return figures
   }
 
