@@ -142,7 +142,8 @@ final class StubRadar: FlightRadarService {
     #expect(model.handle(.character("+"), columns: 78, rows: 20))
     #expect(model.viewport.zoom == 4)
     #expect(model.handle(.left, columns: 78, rows: 20))
-    #expect(model.viewport.longitude == 10 - 360.0 / 16 / 4)
+    let quarterOfTheView: Double = 360.0 / 16 / 4
+    #expect(model.viewport.longitude == 10 - quarterOfTheView)
     #expect(model.handle(.character("0"), columns: 78, rows: 20))
     #expect(model.viewport == MapViewport())
     #expect(!model.handle(.character("x"), columns: 78, rows: 20))
