@@ -52,7 +52,7 @@ import Testing
 
   @Test func bookedOperations_areTheOperatingFlightsOfConfirmedReservations() throws {
     let key = FlightStatusFeedTests.busyFlight
-    func reservation(_ id: String, status: ReservationStatus) -> Reservation {
+    @Sendable func reservation(_ id: String, status: ReservationStatus) -> Reservation {
       Reservation(
         id: id, kind: .flight, status: status, total: Money(amount: 100, currency: "USD"), createdAt: Date(),
         summary: "test",
