@@ -26,7 +26,8 @@ let services = BookingServices(
   }, barcodeScanner: ZXingScanner(),
   homeAirport: { context in
     RemoteWiring(context).map { $0.homeAirport() } ?? FlightsWiring.homeAirport(context: context)
-  })
+  },
+  radar: FlightsWiring.radar(context:))
 let root = BookingCommands.root(name: "booking", services: services)
 let tool = CommandLineTool(
   root: root.openingInteractiveApp { context in

@@ -48,7 +48,8 @@ let flightServices = BookingServices(
   }, barcodeScanner: ZXingScanner(),
   homeAirport: { context in
     RemoteWiring(context).map { $0.homeAirport() } ?? FlightsWiring.homeAirport(context: context)
-  })
+  },
+  radar: FlightsWiring.radar(context:))
 let flights = BookingCommands.root(services: flightServices)
   .renamed("flights", summary: "Search and book flights.")
 let hotels = HotelCommands.root(environment: hotelEnvironment).renamed("hotels", summary: "Search and book hotels.")

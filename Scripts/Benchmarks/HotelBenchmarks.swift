@@ -11,6 +11,23 @@ extension BenchmarkSuite {
       return [Figure.failed("hotels.search", target: 5, "reference data unavailable")]
     }
     let cities = HotelBackend.cities(of: reference)
+    // The land the hotels stand on, as a process meets it the first time: the finest basemap
+    // level read from the file's bytes and decoded, then its land index built (each sample a
+    // fresh basemap; the file itself read once, outside the figure).
+    let compiled = (try? SharedResources.url(BasemapCompiler.compiledPath)).flatMap { try? Data(contentsOf: $0) }
+    var landFigures: [Figure] = []
+    if let compiled {
+      let decodes = sample(count: count(20), warmup: 1) { _ in _ = try? Basemap(compiled: compiled).finest() }
+      let firstUses = sample(count: count(20), warmup: 1) { _ in _ = try? Basemap(compiled: compiled).finest().land() }
+      landFigures = [
+        Figure(
+          name: "hotels.land.decode", unit: "ms", target: nil, values: decodes,
+          note: "the finest basemap level (GSHHG intermediate) decoded from basemap.bin's bytes"),
+        Figure(
+          name: "hotels.land.first-use", unit: "ms", target: 50, values: firstUses,
+          note: "decode + the land index (what the first hotel search of a process waits for)"),
+      ]
+    }
     var world: HotelWorld?
     let builds = sample(count: count(20), warmup: 1) { _ in world = try? HotelWorld(cities: cities) }
     guard let world else { return [] }
@@ -67,7 +84,7 @@ extension BenchmarkSuite {
         north: min(90, city.latitude + span), east: min(180, city.longitude + span * 1.5))
       _ = try? engine.mapMarkers(in: viewport, maxMarkers: 200)
     }
-    return [
+    return landFigures + [
       Figure(
         name: "hotels.world-build", unit: "ms", target: 50, values: builds,
         note: "\(world.count) hotels around \(cities.count) cities, in memory"),

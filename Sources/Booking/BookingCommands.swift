@@ -10,6 +10,8 @@ public struct BookingServices: Sendable {
   public var booking: (@Sendable (CLIContext) throws -> any FlightBooking)?
   /// Live flight status (`status`, `board`, the Status and Board screens); nil when the app has none.
   public var status: (@Sendable (CLIContext) throws -> any FlightStatusService)?
+  /// Every flight in the air (`radar`, the Radar screen); nil when the app has none.
+  public var radar: (@Sendable (CLIContext) throws -> any FlightRadarService)?
   /// Seats, check-in and boarding passes (and verifying their signatures); nil when the app has none.
   public var checkIn: (@Sendable (CLIContext) throws -> any CheckInService)?
   /// Reads barcodes from images (`boarding-pass scan`); nil when the app has no scanner.
@@ -24,8 +26,10 @@ public struct BookingServices: Sendable {
     status: (@Sendable (CLIContext) throws -> any FlightStatusService)? = nil,
     checkIn: (@Sendable (CLIContext) throws -> any CheckInService)? = nil,
     barcodeScanner: (any BarcodeScanning)? = nil,
-    homeAirport: (@Sendable (CLIContext) -> String?)? = nil
+    homeAirport: (@Sendable (CLIContext) -> String?)? = nil,
+    radar: (@Sendable (CLIContext) throws -> any FlightRadarService)? = nil
   ) {
+    self.radar = radar
     self.flights = flights
     self.booking = booking
     self.status = status
@@ -43,6 +47,15 @@ public struct BookingServices: Sendable {
     return try status(context)
   }
 
+  /// The radar for `context`, or `flight_radar_unavailable` (exit 1).
+  func radarService(_ context: CLIContext) throws -> any FlightRadarService {
+    guard let radar else {
+      throw ServiceError(
+        .unavailable, code: "flight_radar_unavailable", message: "the flight radar is not available in this app")
+    }
+    return try radar(context)
+  }
+
   /// No backend: every command that needs one fails with `flights_unavailable` (exit 1).
   public static let unavailable = BookingServices(flights: { _ in
     throw ServiceError(.unavailable, code: "flights_unavailable", message: "flight search is not available in this app")
@@ -52,7 +65,7 @@ public struct BookingServices: Sendable {
 /// The command tree of the Booking feature: the root of the standalone `booking` executable, mounted
 /// as `travel flights` in the assembled app. Contract: CLI.md, "Flights".
 public enum BookingCommands {
-  /// `booking search|airports|book|status|board|seats|boarding-pass` over `services`.
+  /// `booking search|airports|book|status|board|seats|boarding-pass|radar` over `services`.
   public static func root(name: String = "booking", services: BookingServices = .unavailable) -> Command {
     Command(
       name: name,
@@ -64,7 +77,7 @@ public enum BookingCommands {
       subcommands: [
         search(services), airports(services), book(services), FlightStatusCommands.status(services),
         FlightStatusCommands.board(services), SeatAndPassCommands.seats(services),
-        SeatAndPassCommands.boardingPass(services),
+        SeatAndPassCommands.boardingPass(services), RadarCommands.radar(services),
       ]
     )
   }

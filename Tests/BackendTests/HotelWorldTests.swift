@@ -107,6 +107,43 @@ import Testing
     #expect(coreDensity >= 5 * outerDensity, "core \(coreDensity), outer \(outerDensity)")
   }
 
+  /// Issue #21 regression: placing hotels on land around city centres left the airports without
+  /// hotels (4 within 10 km of Atlanta's). Each of the 20 busiest airports now has at least 25
+  /// within 10 km, Atlanta at least 70, every airport hotel within 5 km of its airport, and each
+  /// city keeps its `3 + population / 25,000` hotels around its centre.
+  @Test func theBusiestAirports_haveHotelsAround_andCitiesKeepTheirCentres() throws {
+    let reference = try ReferenceData.shared()
+    let cities = HotelBackend.cities(of: reference)
+    let world = try HotelBackend.world()
+    var thin: [String] = []
+    for airport in reference.busiestAirports(limit: 20) {
+      let near = world.hotels(nearLatitude: airport.latitude, longitude: airport.longitude, radiusKm: 10)
+      if near.count < 25 { thin.append("\(airport.iata): \(near.count)") }
+    }
+    #expect(thin.isEmpty, "airports with fewer than 25 hotels within 10 km: \(thin)")
+    let atlanta = try #require(reference.airport(iata: "ATL"))
+    #expect(world.hotels(nearLatitude: atlanta.latitude, longitude: atlanta.longitude, radiusKm: 10).count >= 70)
+
+    let centres = cities.reduce(0) { $0 + $1.centreHotelCount }
+    let airports = cities.flatMap(\.airports)
+    #expect(centres == cities.reduce(0) { $0 + 3 + $1.population / 25_000 })
+    #expect(world.count == centres + airports.reduce(0) { $0 + $1.hotelCount })
+    #expect(Set(airports.map(\.iata)).count == airports.count, "an airport's hotels belong to one city")
+    #expect(airports.count > 600 && airports.allSatisfy { $0.routes >= HotelWorld.routesPerHotel })
+    for i in 0..<world.count {
+      let city = world.city(at: i)
+      var ordinal = Int(world.ordinals[i]) - city.centreHotelCount
+      guard ordinal >= 0 else { continue }
+      let airport = try #require(
+        city.airports.first { airport in
+          defer { ordinal -= airport.hotelCount }
+          return ordinal < airport.hotelCount
+        })
+      let km = GreatCircle.kilometres(airport.latitude, airport.longitude, world.latitudes[i], world.longitudes[i])
+      #expect(km <= HotelWorld.Airport.radiusKm + 0.01, "\(world.hotelId(at: i)) is \(km) km from \(airport.iata)")
+    }
+  }
+
   /// A centre at sea (a city placed in Tokyo Bay, no land within its small radius) still gets
   /// every hotel on land, from the nearest shores.
   @Test func aCentreAtSea_placesItsHotelsOnTheNearestLand() throws {

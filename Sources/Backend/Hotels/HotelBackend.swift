@@ -54,21 +54,54 @@ public enum HotelBackend {
   }
 
   /// The cities of the reference data (population ≥ 100,000) with their country's continent and
-  /// currency (a replaced currency as its successor, ``Currency/current(_:)``: Bulgaria's is EUR).
-  /// Hotels quote in that currency when ``ExchangeRates`` has a rate for it, else in USD (see
-  /// ``HotelEngine``).
+  /// currency (a replaced currency as its successor, ``Currency/current(_:)``: Bulgaria's is EUR;
+  /// hotels quote in it when ``ExchangeRates`` has a rate for it, else in USD, see ``HotelEngine``),
+  /// and the airports whose hotels they hold: every airport with at least
+  /// ``HotelWorld/routesPerHotel`` routes goes to the nearest city within
+  /// ``ReferenceData/cityAirportRadiusKm`` (50 km) of it, great circle (ties: the more populous).
   public static func cities(of reference: ReferenceData) -> [HotelWorld.City] {
     var countries: [String: (continent: String, currency: String)] = [:]
     for country in reference.countries {
       countries[country.iso2] = (country.continent, Currency.current(country.currencyCode))
     }
-    return reference.cities.map { city in
+    var cities = reference.cities.map { city in
       let country = countries[city.countryCode]
       return HotelWorld.City(
         geonameId: city.geonameID, name: city.name, countryCode: city.countryCode, continent: country?.continent ?? "",
         latitude: city.latitude, longitude: city.longitude, population: city.population,
         timeZone: city.timeZoneIdentifier, currencyCode: country?.currency ?? "USD")
     }
+    // Cities by whole degree of latitude: 50 km is less than a degree, so a city within it lies
+    // in the airport's band or the next one either way.
+    var bands: [Int: [Int]] = [:]
+    for (index, city) in cities.enumerated() { bands[Int(city.latitude.rounded(.down)), default: []].append(index) }
+    let radius = ReferenceData.cityAirportRadiusKm
+    for airport in reference.busiestAirports(limit: reference.airports.count) {
+      let routes = reference.routeCount(at: airport.iata)
+      guard routes >= HotelWorld.routesPerHotel else { break }
+      let band = Int(airport.latitude.rounded(.down))
+      var best: (index: Int, km: Double)?
+      for b in band - 1...band + 1 {
+        for index in bands[b] ?? [] {
+          let city = cities[index]
+          let km = GreatCircle.kilometres(airport.latitude, airport.longitude, city.latitude, city.longitude)
+          guard km <= radius else { continue }
+          if let current = best,
+            (km, -city.population, city.geonameId) >= (
+              current.km, -cities[current.index].population, cities[current.index].geonameId
+            )
+          {
+            continue
+          }
+          best = (index, km)
+        }
+      }
+      guard let best else { continue }
+      cities[best.index].airports.append(
+        HotelWorld.Airport(iata: airport.iata, latitude: airport.latitude, longitude: airport.longitude, routes: routes)
+      )
+    }
+    return cities
   }
 
   /// Resolves a place with the reference data (city, IATA airport or metro code, `lat,lon`).

@@ -6,8 +6,12 @@ import Foundation
 ///
 /// ## The model (same inputs, same hotels)
 /// - **Cities**: every city given (the app passes GeoNames cities with population ≥ 100,000).
-/// - **How many**: `3 + population / 25,000` hotels per city (≈ 133,000 for the 6,204 cities of
-///   `Shared/geonames/cities.csv`; Shanghai ≈ 1,000, a city of 100,000 people 7).
+/// - **How many**: `3 + population / 25,000` hotels around each city's centre (≈ 133,000 for the
+///   6,204 cities of `Shared/geonames/cities.csv`; Shanghai ≈ 1,000, a city of 100,000 people 7),
+///   plus, around each airport, one hotel per 25 routes (``Airport/hotelCount``: Atlanta 73,
+///   Frankfurt 39; ≈ 4,000 at 694 airports), whatever the size of the city proper: the airport's
+///   hotels belong to the nearest city within 50 km (``City/airports``; an airport with none has
+///   no hotels), numbered after its centre's.
 /// - **Where**: on land, within `2 + 4 × √(population / 1,000,000)` km of the centre, capped at
 ///   30 km (Paris ≈ 7.8 km, Shanghai 22 km). The density falls off from the centre as
 ///   `exp(−r / r₀)` with `r₀` a quarter of that radius (a dense core: half of a city's hotels
@@ -19,7 +23,9 @@ import Foundation
 ///   keep the same falloff over their land only. A city whose land is too small for that (a
 ///   small island) places the hotel on a lattice point of its land within the radius, jittered
 ///   and tested again (``landLattice(around:radiusKm:land:)``); a centre with no land at all
-///   within its radius looks within twice, four times … the radius, up to 64 km.
+///   within its radius looks within twice, four times … the radius, up to 64 km. An airport's
+///   hotels are drawn the same way within 5 km of it, with r₀ = 1 km (half within 1.7 km), and
+///   run an airport shuttle nine times in ten.
 /// - **Identity and seed**: hotel `n` of the city with GeoNames id `g` is `h<g>-<n>`; every
 ///   attribute comes from a SplitMix64 generator seeded with `(g, n)`, so a hotel does not change
 ///   when other cities are added or removed.
@@ -50,9 +56,13 @@ public final class HotelWorld: Sendable {
     /// ISO 4217 code of the country's currency.
     public var currencyCode: String
 
+    /// The airports whose hotels belong to this city (those it is the nearest city of), busiest
+    /// first; empty for a city without one.
+    public var airports: [Airport]
+
     public init(
       geonameId: Int, name: String, countryCode: String, continent: String, latitude: Double, longitude: Double,
-      population: Int, timeZone: String, currencyCode: String
+      population: Int, timeZone: String, currencyCode: String, airports: [Airport] = []
     ) {
       self.geonameId = geonameId
       self.name = name
@@ -63,13 +73,43 @@ public final class HotelWorld: Sendable {
       self.population = population
       self.timeZone = timeZone
       self.currencyCode = currencyCode
+      self.airports = airports
     }
 
-    /// Hotels generated for this city.
-    public var hotelCount: Int { 3 + population / 25_000 }
+    /// Hotels generated around the city's centre: `3 + population / 25,000`.
+    public var centreHotelCount: Int { 3 + population / 25_000 }
+    /// Hotels generated for this city: around its centre, then around each of its ``airports``.
+    public var hotelCount: Int { airports.reduce(centreHotelCount) { $0 + $1.hotelCount } }
     /// Radius (km) hotels are placed within.
     public var radiusKm: Double { min(30, 2 + 4 * (Double(population) / 1_000_000).squareRoot()) }
   }
+
+  /// An airport with hotels around it: the hotels travellers take before an early flight or
+  /// after a late one, whatever the size of the city the airport serves.
+  public struct Airport: Sendable, Hashable {
+    /// IATA code.
+    public var iata: String
+    public var latitude: Double
+    public var longitude: Double
+    /// Routes at the airport (OpenFlights, departures plus arrivals).
+    public var routes: Int
+
+    public init(iata: String, latitude: Double, longitude: Double, routes: Int) {
+      self.iata = iata
+      self.latitude = latitude
+      self.longitude = longitude
+      self.routes = routes
+    }
+
+    /// Hotels generated around the airport: one per ``routesPerHotel`` routes (Atlanta's 1,826
+    /// routes: 73; an airport of fewer than 25 routes: none).
+    public var hotelCount: Int { routes / HotelWorld.routesPerHotel }
+    /// Radius (km) the airport's hotels are placed within.
+    public static let radiusKm = 5.0
+  }
+
+  /// Routes at an airport per hotel around it (``Airport/hotelCount``).
+  public static let routesPerHotel = 25
 
   public let cities: [City]
   /// Hotels in Morton order (the index): position, city, number within the city, stored attributes.
@@ -128,11 +168,20 @@ public final class HotelWorld: Sendable {
       byId[city.geonameId] = Int32(cityIndex)
       let first = Int(firsts[cityIndex])
       let bigCity = city.population >= 1_000_000
-      var lattice: LandLattice?
+      // The discs the city's hotels are drawn in: its centre's, then each airport's.
+      var discs = [Disc(city: city)]
+      var ends = [city.centreHotelCount]
+      for airport in city.airports where airport.hotelCount > 0 {
+        discs.append(Disc(airport: airport))
+        ends.append(ends[ends.count - 1] + airport.hotelCount)
+      }
+      var lattices = [LandLattice?](repeating: nil, count: discs.count)
+      var disc = 0
       for n in 0..<city.hotelCount {
         let i = first + n
+        while n >= ends[disc] { disc += 1 }
         var rng = SplitMix64(hotel: city.geonameId, ordinal: n)
-        let (hLat, hLon) = Self.place(city, &rng, land: land, lattice: &lattice)
+        let (hLat, hLon) = Self.place(discs[disc], &rng, land: land, lattice: &lattices[disc])
         lat[i] = hLat
         lon[i] = hLon
         codes[i] = Morton.code(latitude: hLat, longitude: hLon)
@@ -140,7 +189,7 @@ public final class HotelWorld: Sendable {
         starArray[i] = UInt8(s)
         let rating = 5.6 + 0.6 * Double(s) + (rng.unit() + rng.unit() - 1) * 2.2
         ratingArray[i] = UInt8(min(100, max(10, (rating * 10).rounded())))
-        amenityArray[i] = Self.amenities(&rng, stars: s, latitude: hLat)
+        amenityArray[i] = Self.amenities(&rng, stars: s, latitude: hLat, atAirport: disc > 0)
         cityArray[i] = Int32(cityIndex)
         ordinalArray[i] = Int32(n)
       }
@@ -182,20 +231,50 @@ public final class HotelWorld: Sendable {
   /// How far from its centre a city's lattice looks for land when there is none within its radius.
   static let farthestLatticeKm = 64.0
 
-  /// The land points of a city's lattice, and the radius they were looked for within.
+  /// Where a run of hotels is drawn: a centre, the radius they stay within (km), the scale r₀ of
+  /// the density's falloff `exp(−r / r₀)` (km), and how far the land lattice may look when the
+  /// disc holds no land.
+  struct Disc {
+    var latitude: Double
+    var longitude: Double
+    var radiusKm: Double
+    var scaleKm: Double
+    var farthestKm: Double
+
+    /// A city's centre: its radius, r₀ a quarter of it, land looked for up to ``farthestLatticeKm``.
+    init(city: City) {
+      latitude = city.latitude
+      longitude = city.longitude
+      radiusKm = city.radiusKm
+      scaleKm = radiusKm / 4
+      farthestKm = HotelWorld.farthestLatticeKm
+    }
+
+    /// An airport: within ``Airport/radiusKm`` (5 km), r₀ 1 km (half its hotels within 1.7 km),
+    /// land looked for up to 20 km (an airport on reclaimed land the shoreline data lacks).
+    init(airport: Airport) {
+      latitude = airport.latitude
+      longitude = airport.longitude
+      radiusKm = Airport.radiusKm
+      scaleKm = 1
+      farthestKm = 20
+    }
+  }
+
+  /// The land points of a disc's lattice, and the radius they were looked for within.
   struct LandLattice {
     var radiusKm: Double
     var points: [(latitude: Double, longitude: Double)]
   }
 
-  /// A hotel's position: drawn with the city's falloff until it is on land, else from the city's
-  /// land lattice (built on first need, shared by the city's hotels).
+  /// A hotel's position: drawn with the disc's falloff until it is on land, else from the disc's
+  /// land lattice (built on first need, shared by the disc's hotels).
   static func place(
-    _ city: City, _ rng: inout SplitMix64, land: LandIndex, lattice: inout LandLattice?
+    _ disc: Disc, _ rng: inout SplitMix64, land: LandIndex, lattice: inout LandLattice?
   ) -> (latitude: Double, longitude: Double) {
-    let radius = city.radiusKm
-    let scale = radius / 4
-    let cosLat = max(0.05, cos(city.latitude * .pi / 180))
+    let radius = disc.radiusKm
+    let scale = disc.scaleKm
+    let cosLat = max(0.05, cos(disc.latitude * .pi / 180))
     for _ in 0..<placementAttempts {
       // Gamma(2, r₀): the distance of a point whose density in the plane is ∝ exp(−r / r₀).
       let r = -scale * log(rng.unit() * rng.unit())
@@ -210,24 +289,24 @@ public final class HotelWorld: Sendable {
         rho2 = x * x + y * y
       }
       let rho = rho2.squareRoot()
-      let point = offset((city.latitude, city.longitude), north: r * y / rho, east: r * x / rho, cosLat: cosLat)
+      let point = offset((disc.latitude, disc.longitude), north: r * y / rho, east: r * x / rho, cosLat: cosLat)
       if land.isLand(latitude: point.latitude, longitude: point.longitude) { return point }
     }
     if lattice == nil {
       // The land within the radius; if there is none (a centre at sea), within twice, four
-      // times … that radius, up to ``farthestLatticeKm``.
+      // times … that radius, up to the disc's farthest.
       var reach = radius
-      var found = LandLattice(radiusKm: reach, points: landLattice(around: city, radiusKm: reach, land: land))
-      while found.points.isEmpty && reach < farthestLatticeKm {
-        reach = min(farthestLatticeKm, reach * 2)
-        found = LandLattice(radiusKm: reach, points: landLattice(around: city, radiusKm: reach, land: land))
+      var found = LandLattice(radiusKm: reach, points: landLattice(around: disc, radiusKm: reach, land: land))
+      while found.points.isEmpty && reach < disc.farthestKm {
+        reach = min(disc.farthestKm, reach * 2)
+        found = LandLattice(radiusKm: reach, points: landLattice(around: disc, radiusKm: reach, land: land))
       }
       lattice = found
     }
     guard let found = lattice, !found.points.isEmpty else {
       // No land anywhere near: the centre (never happens with the shipped data and cities:
       // HotelWorldTests checks that every hotel is on land).
-      return (city.latitude, city.longitude)
+      return (disc.latitude, disc.longitude)
     }
     let reach = found.radiusKm
     let step = 2 * reach / Double(latticeSide - 1)
@@ -237,7 +316,7 @@ public final class HotelWorld: Sendable {
       let east = (rng.unit() - 0.5) * step
       let point = offset(anchor, north: north, east: east, cosLat: cosLat)
       if land.isLand(latitude: point.latitude, longitude: point.longitude),
-        GreatCircle.kilometres(city.latitude, city.longitude, point.latitude, point.longitude) <= reach
+        GreatCircle.kilometres(disc.latitude, disc.longitude, point.latitude, point.longitude) <= reach
       {
         return point
       }
@@ -257,9 +336,9 @@ public final class HotelWorld: Sendable {
     return (latitude, longitude)
   }
 
-  /// The points of a ``latticeSide`` × ``latticeSide`` lattice over the city's disc that are on
-  /// land and within its radius.
-  static func landLattice(around city: City, radiusKm radius: Double, land: LandIndex) -> [(
+  /// The points of a ``latticeSide`` × ``latticeSide`` lattice over a disc of `radius` km around
+  /// the disc's centre that are on land.
+  static func landLattice(around city: Disc, radiusKm radius: Double, land: LandIndex) -> [(
     latitude: Double, longitude: Double
   )] {
     let cosLat = max(0.05, cos(city.latitude * .pi / 180))
@@ -326,11 +405,15 @@ public final class HotelWorld: Sendable {
   ]
   private static let airConditioningBit = Amenity.airConditioning.bit
 
-  private static func amenities(_ rng: inout SplitMix64, stars: Int, latitude: Double) -> UInt16 {
+  private static let airportShuttleBit = Amenity.airportShuttle.bit
+
+  /// The amenities of a hotel; an airport's hotels run a shuttle to it nine times in ten.
+  private static func amenities(_ rng: inout SplitMix64, stars: Int, latitude: Double, atAirport: Bool) -> UInt16 {
     let s = Double(stars)
     var mask: UInt16 = 0
     for odds in amenityOdds {
-      let odd = odds.bit == airConditioningBit && abs(latitude) < 35 ? 0.95 : odds.base + odds.perStar * s
+      var odd = odds.bit == airConditioningBit && abs(latitude) < 35 ? 0.95 : odds.base + odds.perStar * s
+      if atAirport && odds.bit == airportShuttleBit { odd = 0.9 }
       if rng.unit() < odd { mask |= odds.bit }
     }
     return mask

@@ -172,7 +172,7 @@ public struct MapView: Widget {
   /// Count labels written at most, largest clusters first.
   static let maximumLabels = 48
   /// Borders are drawn from this zoom on (below it they are noise at a cell's size).
-  static let borderZoom = 3
+  public static let borderZoom = 3
 
   public func render(in area: Rect, into buffer: inout Buffer) {
     guard area.width >= 6, area.height >= 4 else { return }
@@ -187,17 +187,7 @@ public struct MapView: Widget {
     }
     var taken = [Bool](repeating: false, count: mapArea.width * mapArea.height)
     let shown = drawMarkers(projection, theme: theme, taken: &taken, into: &canvas)
-    if !land.isEmpty && !theme.usesColor {
-      // Monochrome: a faint dot in every other land cell of every other row, staggered (a light, regular
-      // texture that irregular markers stand out from), where nothing else was drawn.
-      for cell in 0..<land.count where land[cell] {
-        let column = cell % mapArea.width
-        let row = cell / mapArea.width
-        if row & 1 == 0, column & 1 == (row >> 1) & 1, canvas.pattern(cellX: column, cellY: row) == 0 {
-          canvas.set(dotX: column * 2, dotY: row * 4 + 2, style: theme.mapLand)
-        }
-      }
-    }
+    Self.drawLandTexture(land, theme: theme, into: &canvas)
     if let places {
       Self.label(places, projection, zoom: viewport.zoom, theme: theme, taken: &taken, into: &canvas)
     }
@@ -277,9 +267,26 @@ public struct MapView: Widget {
     return shown
   }
 
+  /// Monochrome themes only: a faint dot in every other land cell of every other row, staggered
+  /// (a light, regular texture that irregular markers stand out from), where nothing else was
+  /// drawn. Call it after the markers. `land` is ``drawGround(_:_:zoom:theme:into:)``'s result.
+  public static func drawLandTexture(_ land: [Bool], theme: Theme, into canvas: inout BrailleCanvas) {
+    guard !land.isEmpty, !theme.usesColor else { return }
+    let width = canvas.width
+    for cell in 0..<min(land.count, width * canvas.height) where land[cell] {
+      let column = cell % width
+      let row = cell / width
+      if row & 1 == 0, column & 1 == (row >> 1) & 1, canvas.pattern(cellX: column, cellY: row) == 0 {
+        canvas.set(dotX: column * 2, dotY: row * 4 + 2, style: theme.mapLand)
+      }
+    }
+  }
+
   /// The ground of `level`: land/water per cell (returned, row by row; filled in colour themes),
-  /// shores, and borders from ``borderZoom``.
-  static func drawGround(
+  /// shores, and borders from ``borderZoom``. For maps that draw their own markers over the
+  /// ground (the radar); then ``drawLandTexture(_:theme:into:)`` and
+  /// ``label(_:_:zoom:theme:taken:into:)``.
+  public static func drawGround(
     _ level: BasemapLevel, _ projection: MapProjection, zoom: Int, theme: Theme, into canvas: inout BrailleCanvas
   ) -> [Bool] {
     let width = canvas.width
@@ -352,8 +359,9 @@ public struct MapView: Widget {
   }
 
   /// Names places where they fit: centred on the place, else right or left of it, with a blank
-  /// cell around each name; never over a marker, a count or another name.
-  static func label(
+  /// cell around each name; never over a marker, a count or another name (`taken`: one flag per
+  /// canvas cell, row by row, set where something is drawn; names set their cells too).
+  public static func label(
     _ places: MapPlaces, _ projection: MapProjection, zoom: Int, theme: Theme, taken: inout [Bool],
     into canvas: inout BrailleCanvas
   ) {

@@ -16,7 +16,7 @@ public final class FlightStatusFeed: FlightStatusService {
   public let clock: TravelClock
   public let operations: FlightOperations
   private let isKnownAirport: @Sendable (String) -> Bool
-  private let reservations: (@Sendable (String) throws -> [Reservation])?
+  let reservations: (@Sendable (String) throws -> [Reservation])?
   private let tripPollInterval: DispatchQueue.SchedulerTimeType.Stride
 
   /// - Parameters:
