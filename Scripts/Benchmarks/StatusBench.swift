@@ -92,6 +92,8 @@ extension BenchmarkSuite {
       guard let first = model.header?.sequence else {
         return [Figure.failed(name, goal: .p99AtMost, target: 4, model.errorMessage ?? "the board did not load")]
       }
+      // Changes that arrived with the snapshot (applied in the same advance) are in `first` already.
+      let appliedBefore = model.applied
       let theme = (try? Theme.named(.dark, useColor: true)) ?? .monochrome
       var frames: [Double] = []
       var frame = 0
@@ -113,7 +115,7 @@ extension BenchmarkSuite {
       let elapsed = Double(DispatchTime.now().uptimeNanoseconds - began) / 1e9
       ui.advance()
       let last = model.header?.sequence ?? first
-      let applied = model.applied
+      let applied = model.applied - appliedBefore
       let rate = Double(applied) / elapsed
       let lost = (last - first) - applied
       var violation: String?

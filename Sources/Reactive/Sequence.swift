@@ -52,28 +52,23 @@ where Downstream.Input == Elements.Element {
       return
     }
     isEmitting = true
-    while let downstream, self.demand.rawValue > 0 {
-      if let element = next {
-        self.demand = self.demand.decremented
-        let following = iterator.next()
-        lock.unlock()
-        let more = downstream.receive(element)
-        lock.lock()
-        next = following
-        if more.rawValue > 0 { self.demand += more }
-      }
-      if next == nil {
-        let finished = self.downstream.take()
-        let sequence = self.sequence.take()
-        isEmitting = false
-        lock.unlock()
-        withExtendedLifetime(sequence) {}
-        finished?.receive(completion: .finished)
-        return
-      }
+    while let downstream, self.demand.rawValue > 0, let element = next {
+      self.demand = self.demand.decremented
+      next = iterator.next()
+      lock.unlock()
+      let more = downstream.receive(element)
+      lock.lock()
+      if more.rawValue > 0 { self.demand += more }
     }
     isEmitting = false
+    guard next == nil, let finished = downstream.take() else {
+      lock.unlock()
+      return
+    }
+    let sequence = self.sequence.take()
     lock.unlock()
+    withExtendedLifetime(sequence) {}
+    finished.receive(completion: .finished)
   }
 
   func cancel() {
