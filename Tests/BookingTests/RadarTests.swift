@@ -215,13 +215,14 @@ final class StubRadar: FlightRadarService {
     #expect(RadarView.arrow(heading: 315) == "↖")
   }
 
-  /// Europe at zoom 3 at noon: six aircraft as arrows along their courses, the booked TK 1590
-  /// with its flight number, the selected SK 4035 too, over the ground, with the panel.
+  /// Europe at zoom 3 at noon: five aircraft in the air, those in view as arrows along their
+  /// courses over the ground (shores, borders, capitals), the booked TK 1590 with its flight
+  /// number, the selected AF 1234 too, and its line on the panel.
   @MainActor @Test func snapshot_ofARadarFrame() throws {
     let (model, _) = makeModel(booked: [Self.tk1590])
     model.reload()
     settle()
-    model.select(StubRadar.schedule[3].key)
+    model.select(StubRadar.schedule[4].key)
     let screen = RadarScreen(model: model, ticker: nil)
     settle()
     struct ScreenWidget: Widget {

@@ -28,14 +28,23 @@ import Testing
     let hundred = Self.laxToJFK.point(at: 100.0 / (Self.laxToJFK.angle * 180 * 60 / .pi))
     #expect(abs(hundred.latitude - 0.604_180 * 180 / .pi) < 0.001)
     #expect(abs(hundred.longitude + 2.034_206 * 180 / .pi) < 0.001)
-    // The route crosses 111° W at 36°7.2′N (0.630496 rad).
+    // The route crosses 111° W at 36°23.7′N: the Formulary's "latitude of point on GC" formula,
+    // lat = atan((sin lat1 cos lat2 sin(lon − lon2) − sin lat2 cos lat1 sin(lon − lon1))
+    //            / (cos lat1 cos lat2 sin(lon1 − lon2))), west longitudes positive, gives 0.635201 rad.
+    let (lat1, lon1) = (Self.lax.latitude * .pi / 180, -Self.lax.longitude * .pi / 180)
+    let (lat2, lon2) = (Self.jfk.latitude * .pi / 180, -Self.jfk.longitude * .pi / 180)
+    let lon = 111 * Double.pi / 180
+    let crossing = atan(
+      (sin(lat1) * cos(lat2) * sin(lon - lon2) - sin(lat2) * cos(lat1) * sin(lon - lon1))
+        / (cos(lat1) * cos(lat2) * sin(lon1 - lon2)))
+    #expect(abs(crossing - 0.635_201) < 1e-6)
     var low = 0.0
     var high = 1.0
     for _ in 0..<60 {
       let middle = (low + high) / 2
       if Self.laxToJFK.point(at: middle).longitude < -111 { low = middle } else { high = middle }
     }
-    #expect(abs(Self.laxToJFK.point(at: low).latitude - 0.630_496 * 180 / .pi) < 0.001)
+    #expect(abs(Self.laxToJFK.point(at: low).latitude - crossing * 180 / .pi) < 0.001)
   }
 
   @Test func theCourseTurns_andEachPointIsItsShareOfTheDistance() throws {

@@ -25,7 +25,8 @@ import Foundation
 ///   and tested again (``landLattice(around:radiusKm:land:)``); a centre with no land at all
 ///   within its radius looks within twice, four times … the radius, up to 64 km. An airport's
 ///   hotels are drawn the same way within 5 km of it, with r₀ = 1 km (half within 1.7 km), and
-///   run an airport shuttle nine times in ten.
+///   run an airport shuttle nine times in ten; an airport with no land within 5 km in the
+///   shoreline data (Kansai, on its reclaimed island) has them on the nearest shore.
 /// - **Identity and seed**: hotel `n` of the city with GeoNames id `g` is `h<g>-<n>`; every
 ///   attribute comes from a SplitMix64 generator seeded with `(g, n)`, so a hotel does not change
 ///   when other cities are added or removed.
@@ -104,8 +105,12 @@ public final class HotelWorld: Sendable {
     /// Hotels generated around the airport: one per ``routesPerHotel`` routes (Atlanta's 1,826
     /// routes: 73; an airport of fewer than 25 routes: none).
     public var hotelCount: Int { routes / HotelWorld.routesPerHotel }
-    /// Radius (km) the airport's hotels are placed within.
+    /// Radius (km) the airport's hotels are placed within, when the shoreline data has land
+    /// within it (every airport but Kansai, whose island it lacks).
     public static let radiusKm = 5.0
+    /// How far from an airport without land within ``radiusKm`` its hotels may stand: on the
+    /// nearest shore, within 1 km beyond the first land found.
+    public static let farthestShoreKm = 20.0
   }
 
   /// Routes at an airport per hotel around it (``Airport/hotelCount``).
@@ -232,14 +237,15 @@ public final class HotelWorld: Sendable {
   static let farthestLatticeKm = 64.0
 
   /// Where a run of hotels is drawn: a centre, the radius they stay within (km), the scale r₀ of
-  /// the density's falloff `exp(−r / r₀)` (km), and how far the land lattice may look when the
-  /// disc holds no land.
+  /// the density's falloff `exp(−r / r₀)` (km), how far the land lattice may look when the disc
+  /// holds no land, and how it widens its look (km added each time; nil: doubling).
   struct Disc {
     var latitude: Double
     var longitude: Double
     var radiusKm: Double
     var scaleKm: Double
     var farthestKm: Double
+    var widenKm: Double?
 
     /// A city's centre: its radius, r₀ a quarter of it, land looked for up to ``farthestLatticeKm``.
     init(city: City) {
@@ -248,16 +254,20 @@ public final class HotelWorld: Sendable {
       radiusKm = city.radiusKm
       scaleKm = radiusKm / 4
       farthestKm = HotelWorld.farthestLatticeKm
+      widenKm = nil
     }
 
-    /// An airport: within ``Airport/radiusKm`` (5 km), r₀ 1 km (half its hotels within 1.7 km),
-    /// land looked for up to 20 km (an airport on reclaimed land the shoreline data lacks).
+    /// An airport: within ``Airport/radiusKm`` (5 km), r₀ 1 km (half its hotels within 1.7 km).
+    /// An airport on reclaimed land the shoreline data lacks (Kansai's island: no land within
+    /// 5 km) has its hotels on the nearest shore, as Kansai's are across the bridge in Rinku
+    /// Town: land looked for 1 km farther at a time, up to ``Airport/farthestShoreKm``.
     init(airport: Airport) {
       latitude = airport.latitude
       longitude = airport.longitude
       radiusKm = Airport.radiusKm
       scaleKm = 1
-      farthestKm = 20
+      farthestKm = Airport.farthestShoreKm
+      widenKm = 1
     }
   }
 
@@ -294,11 +304,11 @@ public final class HotelWorld: Sendable {
     }
     if lattice == nil {
       // The land within the radius; if there is none (a centre at sea), within twice, four
-      // times … that radius, up to the disc's farthest.
+      // times … that radius (an airport: 1 km more at a time), up to the disc's farthest.
       var reach = radius
       var found = LandLattice(radiusKm: reach, points: landLattice(around: disc, radiusKm: reach, land: land))
       while found.points.isEmpty && reach < disc.farthestKm {
-        reach = min(disc.farthestKm, reach * 2)
+        reach = min(disc.farthestKm, disc.widenKm.map { reach + $0 } ?? reach * 2)
         found = LandLattice(radiusKm: reach, points: landLattice(around: disc, radiusKm: reach, land: land))
       }
       lattice = found
