@@ -52,7 +52,8 @@ import Testing
     let lines = once.stdout.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.count >= 34)
     #expect(lines[0].contains("Flights in the air"))
-    #expect(once.stdout.contains("zoom 5 · 50.03°N 8.57°E"))
+    // FRA's reference coordinate (OurAirports: 50.0264° N, 8.54313° E).
+    #expect(once.stdout.contains("zoom 5 · 50.03°N 8.54°E"))
     #expect(once.stdout.contains("in the air ·") && once.stdout.contains("in view ·"))
     #expect(once.stdout.contains("Frankfurt"))
     // Aircraft (braille dots or arrows) over the ground.

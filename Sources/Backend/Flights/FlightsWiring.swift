@@ -232,7 +232,10 @@ extension FlightsWiring {
   /// (`--clock-speed`, `--clock-start`), the traveller's trips from the store of its data
   /// directory. Nothing is loaded until first used (the world's schedule when a status is asked,
   /// the store when a trips feed starts), so an `account` command that never asks pays nothing.
-  public static func status(context: CLIContext) throws -> any FlightStatusService {
+  public static func status(context: CLIContext) throws -> any FlightStatusService { feed(context: context) }
+
+  /// The feed behind ``status(context:)`` and ``radar(context:)``, made on first use.
+  static func feed(context: CLIContext) -> LazyStatus {
     let dataDirectory = context.dataDirectory
     let clock = context.clock
     return LazyStatus(clock: clock) {
@@ -245,9 +248,9 @@ extension FlightsWiring {
   }
 }
 
-/// A status service made on first use (a failure is kept and reported by every call).
+/// A status service and radar made on first use (a failure is kept and reported by every call).
 /// `@unchecked Sendable`: `made` is guarded by `lock`.
-private final class LazyStatus: FlightStatusService, @unchecked Sendable {
+final class LazyStatus: FlightStatusService, FlightRadarService, @unchecked Sendable {
   let clock: TravelClock
   private let lock = NSLock()
   private let make: @Sendable () throws -> FlightStatusFeed
@@ -282,6 +285,10 @@ private final class LazyStatus: FlightStatusService, @unchecked Sendable {
   }
 
   func status(_ key: FlightStatusKey) throws -> FlightStatus { try feed().status(key) }
+
+  func airborne(at instant: Date) throws -> [RadarFlight] { try feed().airborne(at: instant) }
+
+  func bookedOperations(token: String) throws -> Set<FlightStatusKey> { try feed().bookedOperations(token: token) }
 
   func board(airport: String, date: LocalDate?, direction: BoardDirection) throws -> FlightBoard {
     try feed().board(airport: airport, date: date, direction: direction)

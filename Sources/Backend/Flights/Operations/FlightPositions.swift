@@ -49,12 +49,7 @@ extension FlightOperations {
 extension FlightsWiring {
   /// The radar for a command run with `context`: the live status simulation of
   /// ``status(context:)`` (same clock, same trips), which also answers where every flight is.
-  /// - Throws: ``ServiceError`` `reference_data_unavailable` (exit 1).
-  public static func radar(context: CLIContext) throws -> any FlightRadarService {
-    guard let feed = try status(context: context) as? FlightStatusFeed else {
-      throw ServiceError(
-        .unavailable, code: "flight_radar_unavailable", message: "the flight radar is not available in this app")
-    }
-    return feed
-  }
+  /// Nothing is loaded until first asked; then its calls throw ``ServiceError``
+  /// `reference_data_unavailable` (exit 1) when the simulation cannot be made.
+  public static func radar(context: CLIContext) throws -> any FlightRadarService { feed(context: context) }
 }
