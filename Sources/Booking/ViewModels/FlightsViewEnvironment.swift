@@ -23,13 +23,16 @@ public struct FlightsViewEnvironment {
   public var money: MoneyFormat
   /// Live flight status (the Status and Board screens); nil hides them.
   public var status: (any FlightStatusService)?
+  /// Every flight in the air (the Radar screen); nil hides it.
+  public var radar: (any FlightRadarService)?
 
   public init(
     flights: any FlightSearching, booking: (any FlightBooking)? = nil,
     token: @escaping @Sendable () -> String? = { nil }, currency: @escaping @Sendable () -> String? = { nil },
     mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>,
-    money: MoneyFormat = .english, status: (any FlightStatusService)? = nil
+    money: MoneyFormat = .english, status: (any FlightStatusService)? = nil, radar: (any FlightRadarService)? = nil
   ) {
+    self.radar = radar
     self.money = money
     self.flights = flights
     self.booking = booking

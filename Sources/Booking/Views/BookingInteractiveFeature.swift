@@ -36,7 +36,8 @@ extension BookingScreens {
       flights: flights, booking: booking, token: { (try? account.token()) ?? nil },
       currency: { account.preferredCurrency() },
       mainQueue: DispatchQueue.main.eraseToAnyScheduler(), backgroundQueue: background,
-      money: MoneyFormat(context.travellerLanguage()), status: status)
+      money: MoneyFormat(context.travellerLanguage()), status: status,
+      radar: services.radar.map { make in LazyFlightRadar(clock: context.clock) { try make(context) } })
     let today = LocalDate(Date(), in: .current)
     let notices = status.map { service in
       TripNotices.publisher(service: service, token: { (try? account.token()) ?? nil }, queue: background)
@@ -141,6 +142,24 @@ final class LazyFlightSearching: FlightSearching {
   }
 
   func offer(_ id: FlightOfferID) throws -> FlightOffer { try service.get().offer(id) }
+}
+
+/// The radar opened on first use (see ``OnFirstUse``): the simulation loads off the main thread,
+/// when the Radar screen first asks (its view model reads in the background).
+final class LazyFlightRadar: FlightRadarService {
+  let clock: TravelClock
+  private let service: OnFirstUse<any FlightRadarService>
+
+  init(clock: TravelClock, _ make: @escaping @Sendable () throws -> any FlightRadarService) {
+    self.clock = clock
+    service = OnFirstUse(make)
+  }
+
+  func airborne(at instant: Date) throws -> [RadarFlight] { try service.get().airborne(at: instant) }
+
+  func bookedOperations(token: String) throws -> Set<FlightStatusKey> {
+    try service.get().bookedOperations(token: token)
+  }
 }
 
 /// Live flight status opened on first use (see ``OnFirstUse``): the world's schedule and the

@@ -85,7 +85,7 @@ func suggestionLabel(_ airport: AirportSummary) -> String {
 @MainActor
 final class FlightSearchScreen: Screen {
   enum Focus: CaseIterable {
-    case from, to, depart, back, adults, cabin, stops, search, status, board
+    case from, to, depart, back, adults, cabin, stops, search, status, board, radar
 
     var isText: Bool { [.from, .to, .depart, .back].contains(self) }
   }
@@ -174,6 +174,7 @@ final class FlightSearchScreen: Screen {
     case .search: return [KeyHint("Tab", "next"), KeyHint("Enter", "search")]
     case .status: return [KeyHint("Tab", "next"), KeyHint("Enter", "a flight's live status")]
     case .board: return [KeyHint("Tab", "next"), KeyHint("Enter", "an airport's live board")]
+    case .radar: return [KeyHint("Tab", "next"), KeyHint("Enter", "every flight in the air")]
     }
   }
 
@@ -225,7 +226,7 @@ final class FlightSearchScreen: Screen {
     case .cabin: 9
     case .stops: 10
     case .search: 12
-    case .status, .board: 13
+    case .status, .board, .radar: 13
     }
   }
 
@@ -283,6 +284,16 @@ final class FlightSearchScreen: Screen {
         in: Rect(x: boardX, y: statusRow.y, width: max(0, statusRow.right - boardX), height: statusRow.height),
         into: &buffer)
     }
+    if environment.views.radar != nil {
+      let radarRow = row(Self.row(of: .radar))
+      var radarX = radarRow.x
+      if environment.views.status != nil {
+        radarX += Button("Flight status").width + 2 + Button("Airport board").width + 2
+      }
+      Button("Radar", focused: focus == .radar).render(
+        in: Rect(x: radarX, y: radarRow.y, width: max(0, radarRow.right - radarX), height: radarRow.height),
+        into: &buffer)
+    }
     // The focus marker.
     Label("▸", style: theme.accent).render(
       in: Rect(x: area.x, y: area.y + Self.row(of: focus), width: 1, height: 1), into: &buffer)
@@ -319,7 +330,7 @@ final class FlightSearchScreen: Screen {
     case .depart: (field, text) = (.depart, depart.text)
     case .back: (field, text) = (.back, back.text)
     case .adults: (field, text) = (.adults, "\(adults)")
-    case .cabin, .stops, .status, .board: (field, text) = (nil, "")
+    case .cabin, .stops, .status, .board, .radar: (field, text) = (nil, "")
     case .search:
       if let first = model.origin.errorMessage ?? model.destination.errorMessage ?? model.validationMessage {
         return (first, true)
@@ -344,6 +355,7 @@ final class FlightSearchScreen: Screen {
     .stops: "The most connections per direction, 0 (nonstop) to 2: ← → change it.",
     .status: "Enter: a flight's live status (type LH400, and a date or none for today).",
     .board: "Enter: an airport's live departures and arrivals (the airport in From, or type one).",
+    .radar: "Enter: every flight in the air on the map (around the airport in From, if any), your flights highlighted.",
   ]
 
   /// From and To, with their autocompletes and states.
@@ -390,8 +402,11 @@ final class FlightSearchScreen: Screen {
     switch focus {
     case .from, .to, .depart, .back: return handleField(key)
     case .adults, .cabin, .stops: return handleStepper(key)
-    case .status, .board:
+    case .status, .board, .radar:
       switch key {
+      case .enter where focus == .radar:
+        openRadar()
+        return .handled
       case .enter:
         openStatus(board: focus == .board)
         return .handled
@@ -401,10 +416,10 @@ final class FlightSearchScreen: Screen {
       case .down:
         move(1)
         return .handled
-      case .left where focus == .board:
+      case .left where focus != .status:
         move(-1)
         return .handled
-      case .right where focus == .status:
+      case .right where focus != .radar:
         move(1)
         return .handled
       default: return .ignored
@@ -572,7 +587,10 @@ final class FlightSearchScreen: Screen {
   }
 
   private func move(_ step: Int) {
-    let all = Focus.allCases.filter { environment.views.status != nil || ($0 != .status && $0 != .board) }
+    let all = Focus.allCases.filter {
+      ($0 != .status && $0 != .board || environment.views.status != nil)
+        && ($0 != .radar || environment.views.radar != nil)
+    }
     let index = all.firstIndex(of: focus) ?? 0
     focus = all[(index + step + all.count) % all.count]
     leftField = false
@@ -587,6 +605,21 @@ final class FlightSearchScreen: Screen {
     let people = adults == 1 ? "1 adult" : "\(adults) adults"
     let stops = maxStops == 0 ? "nonstop" : "≤ \(FlightText.stops(maxStops))"
     return "\(from.text) → \(to.text) · \(depart.text) · \(trip) · \(people) · \(cabin.displayName) · \(stops)"
+  }
+
+  /// Opens the Radar: the whole world, or around the airport or city typed in From (zoom 5).
+  private func openRadar() {
+    guard let radar = environment.views.radar else { return }
+    let views = environment.views
+    var viewport = MapViewport()
+    let typed = from.text.trimmingCharacters(in: .whitespaces)
+    if !typed.isEmpty, let place = try? RadarCommands.resolve(typed) {
+      viewport = MapViewport(latitude: place.latitude, longitude: place.longitude, zoom: RadarCommands.nearZoom)
+    }
+    let model = RadarViewModel(
+      radar: radar, status: views.status, token: views.token, viewport: viewport, mainQueue: views.mainQueue,
+      backgroundQueue: views.backgroundQueue)
+    intents.send(.push(RadarScreen(model: model)))
   }
 
   /// Opens the Status screen (or the Board, for the airport typed in From when it is a code).
