@@ -17,6 +17,10 @@ let root = Command(
       "listen", "HOST:PORT", help: "Address and port to listen on (port 0: any free port).", default: "127.0.0.1:8080"),
     .option("tls-cert", "FILE", help: "PEM certificate: serve HTTPS/WSS (with --tls-key)."),
     .option("tls-key", "FILE", help: "PEM private key of --tls-cert."),
+    .option(
+      "max-connections", "N",
+      help: "Connections (HTTP and WebSocket) served at once, 1 to 1,000,000; more wait to be accepted.",
+      default: "4096"),
   ],
   examples: ["", "--listen 127.0.0.1:9090 --data-dir /tmp/travel-server", "agents add --email grace@agency.example"],
   subcommands: [AgentCommands.group],

@@ -5,7 +5,7 @@ import Reactive
 /// Live flight status of a `travel-server`: snapshots over HTTP (`GET /v1/flights/{flight}/status`,
 /// `GET /v1/airports/{code}/board`), changes over `/v1/stream` (topics ``FlightStatusTopic``:
 /// `flight:KEY`, `board:AIRPORT:DIRECTION:DATE`), the traveller's booked flights from their trips
-/// (`GET /v1/trips`) and those flights' topics.
+/// (`GET /v1/trips`, read again at each event of the `trips` topic) and those flights' topics.
 ///
 /// One stream connection (``RemoteLiveUpdates``: reconnects with backoff and resumes each topic
 /// after the last sequence received, so a dropped connection loses and repeats nothing). Each
@@ -105,27 +105,17 @@ public final class RemoteFlightStatus: FlightStatusService, @unchecked Sendable 
       .eraseToAnyPublisher()
   }
 
-  /// The booked flights of the traveller's confirmed trips (`GET /v1/trips`, read when the feed
-  /// starts; flights of the last day on), each a ``statusEvents(_:after:)`` feed: a snapshot, then
-  /// its changes. A flight booked after the feed started joins at the next subscription (the
-  /// app's next sign-in or start). Fails with `not_signed_in` / `session_expired`.
+  /// The booked flights of the traveller's confirmed trips (flights of the last day on), each a
+  /// ``statusEvents(_:after:)`` feed: a snapshot, then its changes — a ``TripFlightFeed`` as the
+  /// embedded backend's. The trips are read with `GET /v1/trips` when the feed starts and again at
+  /// each event of the stream's `trips` topic (`reservation.booked`, `reservation.cancelled`, the
+  /// traveller's own token), so a flight booked later — by this app or any other client — joins
+  /// the feed and a cancelled one leaves it. Fails with `not_signed_in` / `session_expired`.
   public func tripEvents(token: String) -> AnyPublisher<TripFlightEvent, ServiceError> {
     let accounts = RemoteAccounts(api: api)
-    let clock = clock
-    return Deferred { [self] () -> AnyPublisher<TripFlightEvent, ServiceError> in
-      let trips: [Reservation]
-      do { trips = try accounts.reservations(token: token) } catch {
-        return Fail(error: ServiceError(wrapping: error)).eraseToAnyPublisher()
-      }
-      let earliest = LocalDate(daysSinceEpoch: Int((clock.now().timeIntervalSince1970 / 86_400).rounded(.down)) - 1)
-      let feeds = trips.filter { $0.status == .confirmed }.flatMap { trip in
-        trip.bookedFlights.filter { $0.key.date >= earliest }.map { flight in
-          statusEvents(flight.key, after: nil)
-            .map { TripFlightEvent(reservationID: trip.id, booked: flight.booked, event: $0) }
-            .eraseToAnyPublisher()
-        }
-      }
-      return Publishers.MergeMany(feeds).eraseToAnyPublisher()
+    let changes = live.events(topic: "trips", token: token).map { _ in () }.eraseToAnyPublisher()
+    return TripFlightFeed(service: self, token: token, refresh: .on(changes)) { token in
+      try accounts.reservations(token: token)
     }
     .subscribe(on: DispatchQueue.global(qos: .utility))
     .eraseToAnyPublisher()

@@ -2,13 +2,17 @@ import Backend
 import Common
 import Dispatch
 import Foundation
+import Transport
 
 /// What `travel-server`'s `main.swift` needs beyond a screenful: option parsing and signals.
 public enum ServerCommandLine {
-  /// The configuration of `travel-server [--listen HOST:PORT] [--data-dir DIR] [--tls-cert F --tls-key F]`;
+  /// The configuration of `travel-server [--listen HOST:PORT] [--data-dir DIR] [--tls-cert F --tls-key F]
+  /// [--max-connections N]` (connections served at once, default 4,096; the open-file limit is
+  /// raised to fit them);
   /// live flight status is the simulation of the world's operations on the clock options
   /// (`--clock-speed`, `--clock-start`, as for every executable).
-  /// - Throws: ``CLIError`` usage (exit 2) for a malformed `--listen` or a lone TLS option.
+  /// - Throws: ``CLIError`` usage (exit 2) for a malformed `--listen`, a lone TLS option or a bad
+  ///   `--max-connections`; refused (exit 1) when `ulimit -Hn` cannot fit the connections.
   public static func configuration(_ invocation: Invocation) throws -> TravelServer.Configuration {
     let listen = invocation.value("listen") ?? "127.0.0.1:8080"
     let (host, port) = try parseListen(listen)
@@ -17,9 +21,45 @@ public enum ServerCommandLine {
     if (cert == nil) != (key == nil) {
       throw CLIError.usage("--tls-cert and --tls-key go together: give both PEM files, or neither for plain HTTP")
     }
+    var transport = HTTPServer.Configuration()
+    if let text = invocation.value("max-connections") {
+      transport.maxConnections = try maxConnections(text)
+    }
+    try allowDescriptors(for: transport.maxConnections)
     return TravelServer.Configuration(
       host: host, port: port, dataDirectory: invocation.context.dataDirectory, tlsCertificate: cert, tlsKey: key,
-      flightStatus: try FlightsWiring.status(context: invocation.context))
+      transport: transport, flightStatus: try FlightsWiring.status(context: invocation.context))
+  }
+
+  /// The largest `--max-connections`: one file descriptor each, far above what one process is
+  /// let open on common systems (`ulimit -n`).
+  public static let connectionLimit = 1_000_000
+
+  /// `--max-connections N`: connections (HTTP and WebSocket) served at once, 1…1,000,000.
+  /// - Throws: ``CLIError`` usage (exit 2) naming what is accepted.
+  public static func maxConnections(_ text: String) throws -> Int {
+    guard let count = Int(text), (1...connectionLimit).contains(count) else {
+      throw CLIError.usage(
+        "invalid --max-connections \"\(EchoedInput.escaped(text))\": expected a whole number from 1 to 1,000,000 "
+          + "(default 4096)")
+    }
+    return count
+  }
+
+  /// Raises this process's open-file limit (`RLIMIT_NOFILE`, the soft limit up to the hard one)
+  /// so `connections` sockets fit with room for the store and the data files (64 more).
+  /// - Throws: ``CLIError`` (exit 1) naming both numbers when the hard limit is too low.
+  public static func allowDescriptors(for connections: Int) throws {
+    let needed = rlim_t(connections + 64)
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < needed else { return }
+    guard limit.rlim_max >= needed else {
+      throw CLIError.refused(
+        "--max-connections \(connections) needs \(needed) open files, but this process may open at most "
+          + "\(limit.rlim_max) (ulimit -Hn): raise the limit or ask for fewer connections", code: "open_file_limit")
+    }
+    limit.rlim_cur = needed
+    _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
   }
 
   /// `HOST:PORT`, `[v6]:PORT` or `:PORT` (loopback).

@@ -22,14 +22,15 @@ final class RemoteFixture: @unchecked Sendable {
   let clock = ServerClock()
   let server: TravelServer
 
-  init() throws {
+  /// - Parameter flightStatus: the server's live flight status (none by default).
+  init(flightStatus: (any FlightStatusService)? = nil) throws {
     let clock = clock
     server = try TravelServer(
       configuration: TravelServer.Configuration(
         port: 0, dataDirectory: directory.url,
         backendEnvironment: BackendEnvironment(
           now: { clock.now() }, sleep: { _ in }, passwordParameters: .fastForTests, sessionLifetime: 400 * 86400),
-        accessLog: { _ in }))
+        accessLog: { _ in }, flightStatus: flightStatus))
   }
 
   deinit { server.shutdown(timeout: 3) }

@@ -10,7 +10,8 @@ import Testing
 /// document that no call reached fails the test, so a new route needs a call here.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct OpenAPIConformanceTests {
-  static let shared = Result { try ServerFixture() }
+  /// With live flight status (LH 400 and LH 402 FRA → JFK on 2026-12-20, ``FlightStatusStreamTests/service()``).
+  static let shared = Result { try ServerFixture(flightStatus: FlightStatusStreamTests.service()) }
   let fixture: ServerFixture
 
   init() throws { fixture = try Self.shared.get() }
@@ -203,6 +204,20 @@ struct OpenAPIConformanceTests {
     try await check.call(
       "POST", "/v1/trips/{id}/cancel", "/v1/trips/\(carID)/cancel", token: token,
       body: API.CancelRequest(accepting: nil))
+
+    // Live flight status (public): snapshots, and the 400/404 answers.
+    let status = "/v1/flights/{flight}/status"
+    try await check.call("GET", status, "/v1/flights/LH400/status?date=2026-12-20")
+    try await check.call("GET", status, "/v1/flights/lh400/status?date=2026-12-20&origin=FRA")
+    try await check.call("GET", status, "/v1/flights/LH9/status?date=2026-12-20")
+    try await check.call("GET", status, "/v1/flights/L/status")
+    try await check.call("GET", status, "/v1/flights/LH400/status?origin=FRA")
+    let board = "/v1/airports/{code}/board"
+    let departures = try await check.call("GET", board, "/v1/airports/FRA/board?date=2026-12-20")
+    #expect(departures.json["board"]?["flights"]?.arrayValue?.count == 2)
+    try await check.call("GET", board, "/v1/airports/JFK/board?date=2026-12-20&direction=arrivals")
+    try await check.call("GET", board, "/v1/airports/FRANKFURT/board")
+    try await check.call("GET", board, "/v1/airports/FRA/board?direction=up")
 
     // Signing out last: the token ends.
     try await check.call("DELETE", "/v1/session", token: token)

@@ -32,7 +32,9 @@ final class ServerFixture: @unchecked Sendable {
   let log = LogLines()
   let server: TravelServer
 
-  init(signInsPerAddress: Int = 1000, signInsPerEmail: Int = 1000) throws {
+  init(
+    signInsPerAddress: Int = 1000, signInsPerEmail: Int = 1000, flightStatus: (any FlightStatusService)? = nil
+  ) throws {
     let clock = clock
     let log = log
     var transport = HTTPServer.Configuration()
@@ -43,7 +45,7 @@ final class ServerFixture: @unchecked Sendable {
         backendEnvironment: BackendEnvironment(
           now: { clock.now() }, sleep: { _ in }, passwordParameters: .fastForTests),
         accessLog: { log.append($0) }, signInsPerAddress: signInsPerAddress, signInsPerEmail: signInsPerEmail,
-        transport: transport))
+        transport: transport, flightStatus: flightStatus))
   }
 
   deinit { server.shutdown(timeout: 3) }

@@ -1,27 +1,60 @@
-import Common
 import Foundation
 import Reactive
 
-/// The traveller's booked flights as one feed: the flights of their confirmed flight reservations
-/// (read again every `interval` of scheduler time, so a booking or a cancellation made meanwhile,
-/// from this app or another process on the same store, joins or leaves the feed), each a
-/// ``FlightStatusFeed/statusEvents(_:after:)`` feed: a snapshot when it joins, then its changes.
+/// The traveller's booked flights as one feed, for every ``FlightStatusService``: the flights of
+/// their confirmed flight reservations, each followed with the service's
+/// ``FlightStatusService/statusEvents(_:after:)`` (a snapshot when it joins, then its changes).
 ///
-/// Flights more than a day in the past are left out. Fails with the reservations' error when the
-/// first read fails (`not_signed_in`, `session_expired`), and later when the session ends.
-struct TripFeed: Publisher {
-  typealias Output = TripFlightEvent
-  typealias Failure = ServiceError
+/// The reservations are read when the subscriber first asks, then again at each ``Refresh``: every
+/// `interval` of the service clock's scheduler (the embedded backend: a booking or a cancellation
+/// made meanwhile, by this app or another process on the same store, joins or leaves the feed),
+/// or at each value of a publisher (a server's client: each event of the stream's `trips` topic,
+/// `reservation.booked` / `reservation.cancelled`). So the embedded backend and a `travel-server`
+/// client behave the same: a flight booked after the feed started joins it, and a cancelled
+/// one stops.
+///
+/// Flights more than a day in the past (UTC day of the service's clock) are left out. Fails with
+/// the reservations' error when the first read fails (`not_signed_in`, `session_expired`), and
+/// later when the session ends (an `unauthenticated` error); other later read errors (a server
+/// briefly unreachable) keep the flights followed so far until the next refresh.
+public struct TripFlightFeed: Publisher {
+  public typealias Output = TripFlightEvent
+  public typealias Failure = ServiceError
 
-  let feed: FlightStatusFeed
+  /// When the reservations are read again after the first reading.
+  public enum Refresh {
+    /// Every interval of the service clock's scheduler time (polling a store).
+    case every(DispatchQueue.SchedulerTimeType.Stride)
+    /// At each value (a change notification, such as the `trips` topic's events).
+    case on(AnyPublisher<Void, Never>)
+  }
+
+  let service: any FlightStatusService
   let token: String
   let reservations: @Sendable (String) throws -> [Reservation]
-  let interval: DispatchQueue.SchedulerTimeType.Stride
+  let refresh: Refresh
 
-  func receive<S: Subscriber>(subscriber: S) where S.Input == TripFlightEvent, S.Failure == ServiceError {
+  /// - Parameters:
+  ///   - service: follows each booked flight (and gives the clock: "today", the scheduler).
+  ///   - token: the traveller's session token, passed to `reservations`.
+  ///   - refresh: when to read the reservations again.
+  ///   - reservations: the traveller's reservations (the ledger, or `GET /v1/trips`); throws a
+  ///     ``ServiceError``.
+  public init(
+    service: any FlightStatusService, token: String, refresh: Refresh,
+    reservations: @escaping @Sendable (String) throws -> [Reservation]
+  ) {
+    self.service = service
+    self.token = token
+    self.reservations = reservations
+    self.refresh = refresh
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == TripFlightEvent, S.Failure == ServiceError {
     let relay = Relay<TripFlightEvent>()
-    let state = TripFeedState(feed: feed, token: token, reservations: reservations, relay: relay)
-    relay.onFirstRequest = { [interval] in state.start(interval: interval) }
+    let state = TripFeedState(
+      service: service, token: token, reservations: reservations, refresh: refresh, relay: relay)
+    relay.onFirstRequest = { state.start() }
     relay.onCancel = { state.stop() }
     relay.receive(subscriber: subscriber)
   }
@@ -33,7 +66,7 @@ struct TripFeed: Publisher {
 ///
 /// `@unchecked Sendable`: all state is guarded by `lock`; the subscriber is called by one thread
 /// at a time (`draining`), never under the lock.
-final class Relay<Output>: Publisher, Subscription, @unchecked Sendable {
+private final class Relay<Output>: Publisher, Subscription, @unchecked Sendable {
   typealias Failure = ServiceError
 
   private let lock = NSLock()
@@ -118,43 +151,62 @@ final class Relay<Output>: Publisher, Subscription, @unchecked Sendable {
 /// `@unchecked Sendable`: mutable state guarded by `lock`; the relay is thread-safe.
 private final class TripFeedState: @unchecked Sendable {
   private let lock = NSLock()
-  private let feed: FlightStatusFeed
+  /// Held for a whole reading, so two refreshes (a timer and a change) never interleave.
+  private let pollLock = NSLock()
+  private let service: any FlightStatusService
   private let token: String
   private let reservations: @Sendable (String) throws -> [Reservation]
   private let relay: Relay<TripFlightEvent>
+  /// When to read again; its publisher is subscribed once, at the start.
+  private let refresh: TripFlightFeed.Refresh
   private var started = false
   private var stopped = false
+  /// Whether the reservations were read once: a later failure (other than a session's end)
+  /// keeps the flights followed until the next refresh.
+  private var hasRead = false
   private var poller: Cancellable?
   private var flights: [String: AnyCancellable] = [:]
 
   init(
-    feed: FlightStatusFeed, token: String, reservations: @escaping @Sendable (String) throws -> [Reservation],
+    service: any FlightStatusService, token: String,
+    reservations: @escaping @Sendable (String) throws -> [Reservation], refresh: TripFlightFeed.Refresh,
     relay: Relay<TripFlightEvent>
   ) {
-    self.feed = feed
+    self.refresh = refresh
+    self.service = service
     self.token = token
     self.reservations = reservations
     self.relay = relay
   }
 
-  func start(interval: DispatchQueue.SchedulerTimeType.Stride) {
+  func start() {
     let first = lock.withLock { () -> Bool in
       if started { return false }
       started = true
       return true
     }
     guard first else { return }
-    poll()
-    let scheduler = feed.clock.scheduler
-    let timer = scheduler.schedule(after: scheduler.now.advanced(by: interval), interval: interval) { [weak self] in
-      self?.poll()
+    // The trigger first, then the first reading: a change between the two is read again, never missed.
+    let trigger: Cancellable
+    switch refresh {
+    case .every(let interval):
+      let scheduler = service.clock.scheduler
+      trigger = scheduler.schedule(after: scheduler.now.advanced(by: interval), interval: interval) { [weak self] in
+        self?.poll()
+      }
+    case .on(let changes):
+      trigger = changes.sink { [weak self] _ in self?.poll() }
     }
     let keep = lock.withLock { () -> Bool in
       if stopped { return false }
-      poller = timer
+      poller = trigger
       return true
     }
-    if !keep { timer.cancel() }
+    if !keep {
+      trigger.cancel()
+      return
+    }
+    poll()
   }
 
   func stop() {
@@ -172,22 +224,26 @@ private final class TripFeedState: @unchecked Sendable {
 
   /// Reads the reservations and follows the flights that joined, drops those that left.
   private func poll() {
+    pollLock.lock()
+    defer { pollLock.unlock() }
     if lock.withLock({ stopped }) { return }
     let list: [Reservation]
     do {
       list = try reservations(token)
     } catch let error as ServiceError {
-      if error.kind == .unauthenticated || lock.withLock({ flights.isEmpty && !stopped }) {
+      if error.kind == .unauthenticated || !lock.withLock({ hasRead }) {
         relay.send(completion: .failure(error))
         stop()
       }
       return
     } catch {
-      relay.send(completion: .failure(ServiceError.wrapping(error)))
+      relay.send(completion: .failure(ServiceError(wrapping: error)))
       stop()
       return
     }
-    let earliest = LocalDate(daysSinceEpoch: Int(FlightOperations.minute(feed.clock.now()) / 1440) - 1)
+    lock.withLock { hasRead = true }
+    let earliest = LocalDate(
+      daysSinceEpoch: Int((service.clock.now().timeIntervalSince1970 / 86_400).rounded(.down)) - 1)
     var wanted: [String: (reservation: String, booked: Flight, key: FlightStatusKey)] = [:]
     for reservation in list where reservation.status == .confirmed {
       for (booked, key) in reservation.bookedFlights where key.date >= earliest {
@@ -200,7 +256,7 @@ private final class TripFeedState: @unchecked Sendable {
     }
     for (id, flight) in added {
       let relay = relay
-      let subscription = feed.statusEvents(flight.key, after: nil).sink(
+      let subscription = service.statusEvents(flight.key, after: nil).sink(
         receiveCompletion: { _ in },
         receiveValue: { event in
           relay.send(TripFlightEvent(reservationID: flight.reservation, booked: flight.booked, event: event))

@@ -45,6 +45,8 @@ enum OpenAPIDocument {
     "GET /v1/cars/places": (nil, 200, "PlacesDocument"),
     "GET /v1/cars/promotions": (nil, 200, "PromotionsDocument"),
     "POST /v1/cars/bookings": ("CarBooking", 201, "ReservationDocument"),
+    "GET /v1/flights/{flight}/status": (nil, 200, "FlightStatusDocument"),
+    "GET /v1/airports/{code}/board": (nil, 200, "FlightBoardDocument"),
     "GET /v1/openapi.json": (nil, 200, "OpenAPI"),
   ]
 
@@ -54,6 +56,13 @@ enum OpenAPIDocument {
       "GET /v1/airports": [("query", true, ["type": "string"]), ("limit", false, limitSchema)],
       "GET /v1/cars/companies": [("pickup", true, ["type": "string"])],
       "GET /v1/cars/places": [("prefix", true, ["type": "string"]), ("limit", false, limitSchema)],
+      "GET /v1/flights/{flight}/status": [
+        ("date", false, OpenAPISchemas.date), ("origin", false, OpenAPISchemas.airportCode),
+      ],
+      "GET /v1/airports/{code}/board": [
+        ("date", false, OpenAPISchemas.date),
+        ("direction", false, ["type": "string", "enum": BoardDirection.allCases.map(\.rawValue)]),
+      ],
     ]
   }
 

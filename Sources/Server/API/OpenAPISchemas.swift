@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// The JSON Schemas (2020-12, as OpenAPI 3.1 uses) of the documents of ``Common/API``. Objects
@@ -16,6 +17,50 @@ enum OpenAPISchemas {
   static var date: [String: Any] { ["type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"] }
   static var dateTime: [String: Any] { ["type": "string", "format": "date-time"] }
   static var anyObject: [String: Any] { ["type": "object"] }
+  static var airportCode: [String: Any] { ["type": "string", "pattern": "^[A-Za-z0-9]{3}$"] }
+
+  /// Live flight status (`Common.FlightStatus`, `FlightBoard`): the documents of
+  /// `GET /v1/flights/{flight}/status` and `GET /v1/airports/{code}/board`, as the stream's
+  /// `flight.snapshot` and `board.snapshot` events carry them. Times are ISO 8601 with the
+  /// airport's offset; `status` is one of ``Common/FlightStatusCode``.
+  static var flightStatus: [String: Any] {
+    let upper: [String: Any] = ["type": "string", "pattern": "^[A-Z0-9]{3}$"]
+    let flight: [String: Any] = ["type": "string", "pattern": "^[A-Z0-9]{2}[0-9]{1,4}$"]
+    let times = object(["scheduled": dateTime, "estimated": dateTime, "actual": dateTime], required: ["scheduled"])
+    let end = object(
+      ["airport": upper, "timeZone": string, "terminal": string, "gate": string, "baggageBelt": string],
+      required: ["airport", "timeZone"])
+    let key = object(["flight": flight, "date": date, "origin": upper], required: ["flight", "date", "origin"])
+    return [
+      "FlightStatus": object(
+        [
+          "flight": flight, "date": date, "origin": upper, "destination": upper, "codeshares": array(flight),
+          "status": ["type": "string", "enum": FlightStatusCode.allCases.map(\.rawValue)],
+          "departure": end, "arrival": end, "gateDeparture": times, "runwayDeparture": times,
+          "runwayArrival": times, "gateArrival": times, "departureDelayMinutes": integer,
+          "arrivalDelayMinutes": integer,
+          "delays": array(
+            object(
+              ["code": ["type": "integer", "minimum": 0, "maximum": 99], "minutes": integer, "reason": string],
+              required: ["code", "minutes"])),
+          "divertedTo": upper, "aircraft": string, "aircraftName": string, "inbound": key,
+          "sequence": ["type": "integer", "minimum": 0], "updatedAt": dateTime,
+        ],
+        required: [
+          "flight", "date", "origin", "destination", "codeshares", "status", "departure", "arrival", "gateDeparture",
+          "runwayDeparture", "runwayArrival", "gateArrival", "delays", "aircraft", "sequence",
+        ]),
+      "FlightStatusDocument": object(["flightStatus": ref("FlightStatus")], required: ["flightStatus"]),
+      "FlightBoard": object(
+        [
+          "airport": upper, "airportName": string, "city": string, "timeZone": string, "date": date,
+          "direction": ["type": "string", "enum": BoardDirection.allCases.map(\.rawValue)],
+          "flights": array(ref("FlightStatus")), "sequence": ["type": "integer", "minimum": 0], "asOf": dateTime,
+        ],
+        required: ["airport", "airportName", "city", "timeZone", "date", "direction", "flights", "sequence", "asOf"]),
+      "FlightBoardDocument": object(["board": ref("FlightBoard")], required: ["board"]),
+    ]
+  }
 
   static var all: [String: Any] {
     let documents: [String: Any] = [
@@ -151,7 +196,7 @@ enum OpenAPISchemas {
         ["places": array(object(["code": string, "label": string], required: ["code", "label"]))], required: ["places"]),
       "CarBooking": object(["offerId": string, "driver": string, "cardId": string], required: ["offerId", "driver"]),
     ]
-    return documents.merging(checkIn) { first, _ in first }
+    return documents.merging(checkIn) { first, _ in first }.merging(flightStatus) { first, _ in first }
   }
 
   /// Check-in, seats and boarding passes (`/v1/trips/{id}/seats`, `…/checkin`, `…/boarding-passes`,

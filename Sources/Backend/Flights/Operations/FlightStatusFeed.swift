@@ -153,7 +153,7 @@ public final class FlightStatusFeed: FlightStatusService {
         error: ServiceError(.unavailable, code: "trips_unavailable", message: "trips are not available in this app")
       ).eraseToAnyPublisher()
     }
-    return TripFeed(feed: self, token: token, reservations: reservations, interval: tripPollInterval)
+    return TripFlightFeed(service: self, token: token, refresh: .every(tripPollInterval), reservations: reservations)
       .eraseToAnyPublisher()
   }
 
