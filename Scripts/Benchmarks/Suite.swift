@@ -30,6 +30,7 @@ struct BenchmarkSuite {
     add("boarding") { boardingFigures() }
     add("status") { statusFigures() }
     add("chat") { chatFigures() }
+    add("fanout") { fanoutFigures() }
     add("radar") { radarFigures() }
     return figures
   }

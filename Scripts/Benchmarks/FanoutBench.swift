@@ -1,0 +1,324 @@
+import Common
+import CommonTesting
+import Foundation
+import Reactive
+import Server
+import Transport
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// WebSocket fan-out of live flight status (#18): one travel-server (in this process, its
+/// connection cap raised to fit: `TravelServer.Configuration.transport.maxConnections`, as
+/// `travel-server --max-connections`) and `subscribers` WebSocket clients — spread over several
+/// client event loops (``WebSocketClient``, one libwebsockets context and service thread each) —
+/// all following one board topic. The board's feed publishes `rate` changes a second for
+/// `seconds` seconds. Latency: from the moment the status feed publishes a change to the moment
+/// each subscriber's socket hands it over; every subscriber's sequence numbers are checked (each
+/// change once, in order, none missing, nobody disconnected).
+extension BenchmarkSuite {
+  func fanoutFigures() -> [Figure] {
+    let subscribers = quick ? 200 : 10_000
+    let seconds = quick ? 3.0 : 60.0
+    let rate = 5.0
+    let loops = 4
+    let name = "fanout.board-delivery-latency"
+    let changes = Int(seconds * rate)
+    do {
+      try FanoutLimits.allowDescriptors(2 * subscribers + 512)
+    } catch {
+      return [Figure.failed(name, goal: .p99AtMost, target: 50, "\(error)")]
+    }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "travel-bench-fanout-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    do {
+      let date = LocalDate(Date(), in: TimeZone(identifier: "Europe/Berlin")!)
+      let feed = FanoutBoardFeed(date: date, flights: 12, changes: changes)
+      var transport = HTTPServer.Configuration()
+      transport.maxConnections = subscribers + 64
+      let server = try TravelServer(
+        configuration: TravelServer.Configuration(
+          port: 0, dataDirectory: directory, accessLog: { _ in }, transport: transport, flightStatus: feed))
+      defer { server.shutdown(timeout: 5) }
+      let url = URL(string: server.baseURL.absoluteString.replacingOccurrences(of: "http", with: "ws") + "/v1/stream")!
+      let topic = "board:FRA:departures:\(date)"
+      let clients = try (0..<loops).map { _ in try WebSocketClient(pingSeconds: 30, idleSeconds: 120) }
+      defer { for client in clients { client.shutdown() } }
+
+      // Everybody connects and follows the topic (snapshot, then `subscribed`).
+      let connectStart = Date()
+      var sockets: [FanoutSubscriber] = []
+      sockets.reserveCapacity(subscribers)
+      for index in 0..<subscribers {
+        sockets.append(
+          FanoutSubscriber(client: clients[index % loops], url: url, topic: topic, stamps: feed.stamps))
+        if index % 500 == 499 { Thread.sleep(forTimeInterval: 0.05) }
+      }
+      let deadline = Date().addingTimeInterval(quick ? 60 : 300)
+      while Date() < deadline, sockets.contains(where: { !$0.isReady }) { Thread.sleep(forTimeInterval: 0.1) }
+      let ready = sockets.filter(\.isReady).count
+      guard ready == subscribers else {
+        return [
+          Figure.failed(
+            name, goal: .p99AtMost, target: 50,
+            "only \(ready) of \(subscribers) subscribers got the snapshot and subscribed "
+              + "(\(sockets.filter(\.isClosed).count) closed: \(sockets.first(where: \.isClosed)?.closeReason ?? "")")
+        ]
+      }
+      let connectSeconds = Date().timeIntervalSince(connectStart)
+
+      // The feed publishes `rate` changes a second, on schedule.
+      let start = DispatchTime.now().uptimeNanoseconds
+      for index in 0..<changes {
+        let due = start + UInt64(Double(index) / rate * 1e9)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if due > now { usleep(UInt32((due - now) / 1000)) }
+        feed.publish()
+      }
+      let drained = Date().addingTimeInterval(30)
+      while Date() < drained, sockets.contains(where: { $0.received < changes && !$0.isClosed }) {
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+
+      var latencies: [Double] = []
+      latencies.reserveCapacity(subscribers * changes)
+      var problems: [String] = []
+      var short = 0
+      for socket in sockets {
+        let result = socket.result()
+        latencies += result.latencies
+        if result.received != changes { short += 1 }
+        if let problem = result.problems.first, problems.count < 3 { problems.append(problem) }
+      }
+      if short > 0 { problems.insert("\(short) subscriber(s) did not get all \(changes) changes", at: 0) }
+      let closed = sockets.filter(\.isClosed).count
+      if closed > 0 { problems.insert("\(closed) subscriber(s) were disconnected", at: 0) }
+      return [
+        Figure(
+          name: name, unit: "ms", goal: .p99AtMost, target: 50, values: latencies,
+          note: "\(subscribers) WebSocket subscribers of one board topic on \(loops) client loops, "
+            + "\(Int(rate)) changes/s for \(Int(seconds)) s: \(latencies.count) deliveries, feed → client; "
+            + "sequences checked per subscriber",
+          violation: problems.isEmpty ? nil : problems.joined(separator: "; ")),
+        Figure(
+          name: "fanout.subscribe-all", unit: "s", target: nil, values: [connectSeconds],
+          note: "\(subscribers) connections opened, each sent the board's snapshot (12 flights) and subscribed"),
+      ]
+    } catch {
+      return [Figure.failed(name, goal: .p99AtMost, target: 50, "failed: \(error)")]
+    }
+  }
+}
+
+/// The open-file limit of the benchmark process.
+enum FanoutLimits {
+  /// Raises `RLIMIT_NOFILE` to `count` (the hard limit too where allowed, as for root).
+  /// - Throws: a message naming both numbers when the limit cannot be raised.
+  static func allowDescriptors(_ count: Int) throws {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+    let needed = rlim_t(count)
+    guard limit.rlim_cur < needed else { return }
+    var raised = limit
+    raised.rlim_cur = needed
+    raised.rlim_max = max(limit.rlim_max, needed)
+    if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) != 0 {
+      throw ServiceError(
+        .unavailable, code: "open_file_limit",
+        message: "the fan-out needs \(count) open files; this process may open \(limit.rlim_cur) "
+          + "(hard limit \(limit.rlim_max), ulimit -Hn): raise it")
+    }
+  }
+}
+
+/// Publish instants (monotonic nanoseconds) by board sequence, written before each change is
+/// published and read by the subscribers' threads after it arrived (the server's locks and the
+/// sockets order the two). `@unchecked Sendable`: each slot is written once, before it is read.
+final class FanoutStamps: @unchecked Sendable {
+  private let slots: UnsafeMutableBufferPointer<UInt64>
+
+  init(capacity: Int) {
+    slots = .allocate(capacity: capacity + 2)
+    slots.initialize(repeating: 0)
+  }
+
+  deinit { slots.deallocate() }
+
+  func set(_ sequence: Int, _ nanoseconds: UInt64) {
+    if sequence >= 0, sequence < slots.count { slots[sequence] = nanoseconds }
+  }
+
+  func get(_ sequence: Int) -> UInt64 { sequence >= 0 && sequence < slots.count ? slots[sequence] : 0 }
+}
+
+/// A board of `flights` departures at FRA whose changes are made by ``publish()``: each a gate
+/// change of the next flight, numbered in the board's sequence. The rest of
+/// ``FlightStatusService`` answers for that board only.
+final class FanoutBoardFeed: FlightStatusService, @unchecked Sendable {
+  let clock = TravelClock()
+  let stamps: FanoutStamps
+  private let lock = NSLock()
+  private var board: FlightBoard
+  private let subject = PassthroughSubject<FlightBoardEvent, ServiceError>()
+
+  init(date: LocalDate, flights: Int, changes: Int) {
+    stamps = FanoutStamps(capacity: changes)
+    let statuses = (0..<flights).map { index in
+      FlightStatus.fixture(
+        "LH\(400 + 2 * index)", from: "FRA", to: "JFK", date: date,
+        departure: String(format: "%02d:%02d", 6 + index / 2, (index % 2) * 30), blockMinutes: 530,
+        fromZone: "Europe/Berlin", toZone: "America/New_York", aircraft: "744")
+    }
+    board = FlightBoard(
+      airport: "FRA", airportName: "Frankfurt am Main", city: "Frankfurt", timeZone: "Europe/Berlin", date: date,
+      direction: .departures, flights: statuses, sequence: 0, asOf: Date())
+  }
+
+  /// The next change: flight `sequence % flights` moves to another gate.
+  func publish() {
+    let update = lock.withLock { () -> FlightBoardUpdate in
+      let index = board.sequence % board.flights.count
+      let old = board.flights[index]
+      var new = old
+      new.departure.gate = "B\(board.sequence % 60 + 1)"
+      new.sequence += 1
+      new.updatedAt = Date()
+      board.flights[index] = new
+      board.sequence += 1
+      board.asOf = Date()
+      stamps.set(board.sequence, DispatchTime.now().uptimeNanoseconds)
+      return FlightBoardUpdate(sequence: board.sequence, update: FlightStatusUpdate(from: old, to: new))
+    }
+    subject.send(.update(update))
+  }
+
+  private func notHere(_ what: String) -> ServiceError {
+    ServiceError(.notFound, code: "flight_not_found", message: "the fan-out benchmark has no \(what)")
+  }
+
+  func operation(of flight: Flight, date: LocalDate?) throws -> FlightStatusKey {
+    guard let status = lock.withLock({ board.flights.first { $0.flight == flight } }) else {
+      throw notHere("\(flight)")
+    }
+    return status.key
+  }
+
+  func status(_ key: FlightStatusKey) throws -> FlightStatus {
+    guard let status = lock.withLock({ board.flights.first { $0.key == key } }) else { throw notHere("\(key)") }
+    return status
+  }
+
+  func board(airport: String, date: LocalDate?, direction: BoardDirection) throws -> FlightBoard {
+    guard airport == "FRA", direction == .departures else { throw notHere("board of \(airport) \(direction)") }
+    return lock.withLock { board }
+  }
+
+  func statusEvents(_ key: FlightStatusKey, after sequence: Int?) -> AnyPublisher<FlightStatusEvent, ServiceError> {
+    Fail(error: notHere("feed of \(key)")).eraseToAnyPublisher()
+  }
+
+  func boardEvents(airport: String, date: LocalDate, direction: BoardDirection, after sequence: Int?)
+    -> AnyPublisher<FlightBoardEvent, ServiceError>
+  {
+    guard airport == "FRA", direction == .departures, sequence == nil else {
+      return Fail(error: notHere("board feed of \(airport) \(direction) after \(sequence ?? 0)")).eraseToAnyPublisher()
+    }
+    return Deferred { [self] in lock.withLock { subject.prepend(.snapshot(board)) } }.eraseToAnyPublisher()
+  }
+
+  func tripEvents(token: String) -> AnyPublisher<TripFlightEvent, ServiceError> {
+    Fail(error: notHere("trips")).eraseToAnyPublisher()
+  }
+}
+
+/// One subscriber's connection: subscribes when open, takes the snapshot's sequence, then checks
+/// each change's sequence (the next one, exactly) and records its latency. Messages of one socket
+/// arrive one at a time (its mailbox); the lock guards the state read by the benchmark's thread.
+final class FanoutSubscriber: @unchecked Sendable {
+  private let socket: WebSocket
+  private let stamps: FanoutStamps
+  private let lock = NSLock()
+  private var subscribed = false
+  private var last: Int?
+  private var count = 0
+  private var latencies: [Double] = []
+  private var problems: [String] = []
+  private var closed: String?
+  private var cancellable: AnyCancellable?
+
+  init(client: WebSocketClient, url: URL, topic: String, stamps: FanoutStamps) {
+    self.stamps = stamps
+    socket = client.socket(to: url)
+    let subscribe = StreamMessage(type: "subscribe", topic: topic).text
+    cancellable = socket.events.sink { [self] event in
+      switch event {
+      case .opened: _ = socket.send(subscribe)
+      case .text(let text): receive(text)
+      case .closed(let code, let reason): lock.withLock { closed = "\(code) \(reason)" }
+      }
+    }
+    client.connect(socket, to: url)
+  }
+
+  var isReady: Bool { lock.withLock { subscribed && last != nil } }
+  var isClosed: Bool { lock.withLock { closed != nil } }
+  var closeReason: String? { lock.withLock { closed } }
+  var received: Int { lock.withLock { count } }
+
+  func result() -> (received: Int, latencies: [Double], problems: [String]) {
+    lock.withLock { (count, latencies, problems) }
+  }
+
+  private func receive(_ text: String) {
+    let arrived = DispatchTime.now().uptimeNanoseconds
+    // A change: the envelope's keys are sorted, so its own `"sequence":` is the last one.
+    if let sequence = Self.lastSequence(in: text, ifEvent: "board.update") {
+      let sent = stamps.get(sequence)
+      lock.withLock {
+        count += 1
+        if let last, sequence != last + 1, problems.count < 3 {
+          problems.append("a subscriber got change \(sequence) after \(last)")
+        }
+        last = sequence
+        if sent > 0 { latencies.append(Double(arrived &- sent) / 1e6) }
+      }
+      return
+    }
+    guard let message = StreamMessage.parse(text) else { return }
+    lock.withLock {
+      switch message.type {
+      case "subscribed": subscribed = true
+      case "event" where message.event == "board.snapshot": last = message.sequence.map(Int.init)
+      case "error": problems.append("error \(message.code ?? ""): \(message.message ?? "")")
+      default: break
+      }
+    }
+  }
+
+  /// The number after the last `"sequence":` of `text` when `text` is a stream event named
+  /// `event` (both near its end: `…"event":"board.update","sequence":7,"time":…,"type":"event"}`).
+  static func lastSequence(in text: String, ifEvent event: String) -> Int? {
+    let tail = text.utf8.suffix(320)
+    let marker = Array("\"event\":\"\(event)\",\"sequence\":".utf8)
+    guard tail.count > marker.count else { return nil }
+    let bytes = Array(tail)
+    var start = bytes.count - marker.count
+    while start >= 0 {
+      if bytes[start] == marker[0], Array(bytes[start..<start + marker.count]) == marker {
+        var value = 0
+        var index = start + marker.count
+        var digits = 0
+        while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 {
+          value = value * 10 + Int(bytes[index] - 48)
+          index += 1
+          digits += 1
+        }
+        return digits > 0 ? value : nil
+      }
+      start -= 1
+    }
+    return nil
+  }
+}
