@@ -108,6 +108,8 @@ func runChildMode(_ arguments: [String]) -> Int32 {
     return searchSession(dataDirectory: URL(fileURLWithPath: arguments[1])) ? 0 : 1
   case "book-worker":
     return runBookingWorker(Array(arguments.dropFirst()))
+  case "fanout-server":
+    return runFanoutServer(Array(arguments.dropFirst()))
   default:
     return 2
   }

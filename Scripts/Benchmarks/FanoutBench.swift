@@ -9,14 +9,17 @@ import Transport
   import Glibc
 #endif
 
-/// WebSocket fan-out of live flight status (#18): one travel-server (in this process, its
-/// connection cap raised to fit: `TravelServer.Configuration.transport.maxConnections`, as
-/// `travel-server --max-connections`) and `subscribers` WebSocket clients — spread over several
-/// client event loops (``WebSocketClient``, one libwebsockets context and service thread each) —
-/// all following one board topic. The board's feed publishes `rate` changes a second for
-/// `seconds` seconds. Latency: from the moment the status feed publishes a change to the moment
-/// each subscriber's socket hands it over; every subscriber's sequence numbers are checked (each
-/// change once, in order, none missing, nobody disconnected).
+/// WebSocket fan-out of live flight status (#18): one travel-server — in a child process of its
+/// own (`TravelBenchmarks --child fanout-server N`: both ends of 10,000 connections do not fit one
+/// process's open files where `ulimit -Hn` is 20,000), its connection cap raised to fit
+/// (`TravelServer.Configuration.transport.maxConnections`, as `travel-server --max-connections`) —
+/// and `subscribers` WebSocket clients in this process, spread over several client event loops
+/// (``WebSocketClient``, one libwebsockets context and service thread each), all following one
+/// board topic. The server's board feed publishes `rate` changes a second for `seconds` seconds.
+/// Latency: from the instant the feed publishes a change (the child reports it, monotonic clock,
+/// the same on both sides of one machine) to the instant each subscriber's socket hands it over;
+/// every subscriber's sequence numbers are checked (each change once, in order, none missing,
+/// nobody disconnected).
 extension BenchmarkSuite {
   func fanoutFigures() -> [Figure] {
     let subscribers = quick ? 200 : 10_000
@@ -26,23 +29,36 @@ extension BenchmarkSuite {
     let name = "fanout.board-delivery-latency"
     let changes = Int(seconds * rate)
     do {
-      try FanoutLimits.allowDescriptors(2 * subscribers + 512)
+      try FanoutLimits.allowDescriptors(subscribers + 512)
     } catch {
       return [Figure.failed(name, goal: .p99AtMost, target: 50, "\(error)")]
     }
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "travel-bench-fanout-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: benchBinary)
+    child.arguments = ["--child", "fanout-server", String(subscribers), String(changes)]
+    let input = Pipe()
+    let output = Pipe()
+    child.standardInput = input
+    child.standardOutput = output
+    child.standardError = FileHandle.standardError
+    do { try child.run() } catch {
+      return [Figure.failed(name, goal: .p99AtMost, target: 50, "cannot start the server process: \(error)")]
+    }
+    defer {
+      try? input.fileHandleForWriting.close()
+      let deadline = Date().addingTimeInterval(15)
+      while child.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+      if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+      child.waitUntilExit()
+    }
+    let stamps = FanoutStamps(capacity: changes)
+    let reader = FanoutChildReader(output.fileHandleForReading, stamps: stamps)
+    guard let port = reader.waitForPort(timeout: 120) else {
+      return [Figure.failed(name, goal: .p99AtMost, target: 50, "the server process did not start")]
+    }
     do {
       let date = LocalDate(Date(), in: TimeZone(identifier: "Europe/Berlin")!)
-      let feed = FanoutBoardFeed(date: date, flights: 12, changes: changes)
-      var transport = HTTPServer.Configuration()
-      transport.maxConnections = subscribers + 64
-      let server = try TravelServer(
-        configuration: TravelServer.Configuration(
-          port: 0, dataDirectory: directory, accessLog: { _ in }, transport: transport, flightStatus: feed))
-      defer { server.shutdown(timeout: 5) }
-      let url = URL(string: server.baseURL.absoluteString.replacingOccurrences(of: "http", with: "ws") + "/v1/stream")!
+      let url = URL(string: "ws://127.0.0.1:\(port)/v1/stream")!
       let topic = "board:FRA:departures:\(date)"
       let clients = try (0..<loops).map { _ in try WebSocketClient(pingSeconds: 30, idleSeconds: 120) }
       defer { for client in clients { client.shutdown() } }
@@ -52,46 +68,47 @@ extension BenchmarkSuite {
       var sockets: [FanoutSubscriber] = []
       sockets.reserveCapacity(subscribers)
       for index in 0..<subscribers {
-        sockets.append(
-          FanoutSubscriber(client: clients[index % loops], url: url, topic: topic, stamps: feed.stamps))
+        sockets.append(FanoutSubscriber(client: clients[index % loops], url: url, topic: topic, changes: changes))
         if index % 500 == 499 { Thread.sleep(forTimeInterval: 0.05) }
       }
       let deadline = Date().addingTimeInterval(quick ? 60 : 300)
-      while Date() < deadline, sockets.contains(where: { !$0.isReady }) { Thread.sleep(forTimeInterval: 0.1) }
+      while Date() < deadline, sockets.contains(where: { !$0.isReady && !$0.isClosed }) {
+        Thread.sleep(forTimeInterval: 0.1)
+      }
       let ready = sockets.filter(\.isReady).count
       guard ready == subscribers else {
         return [
           Figure.failed(
             name, goal: .p99AtMost, target: 50,
             "only \(ready) of \(subscribers) subscribers got the snapshot and subscribed "
-              + "(\(sockets.filter(\.isClosed).count) closed: \(sockets.first(where: \.isClosed)?.closeReason ?? "")")
+              + "(\(sockets.filter(\.isClosed).count) closed: \(sockets.first(where: \.isClosed)?.closeReason ?? ""))")
         ]
       }
       let connectSeconds = Date().timeIntervalSince(connectStart)
 
-      // The feed publishes `rate` changes a second, on schedule.
-      let start = DispatchTime.now().uptimeNanoseconds
-      for index in 0..<changes {
-        let due = start + UInt64(Double(index) / rate * 1e9)
-        let now = DispatchTime.now().uptimeNanoseconds
-        if due > now { usleep(UInt32((due - now) / 1000)) }
-        feed.publish()
-      }
-      let drained = Date().addingTimeInterval(30)
+      // The server's feed publishes `rate` changes a second, on schedule.
+      input.fileHandleForWriting.write(Data("publish \(changes) \(rate)\n".utf8))
+      let drained = Date().addingTimeInterval(seconds + 60)
       while Date() < drained, sockets.contains(where: { $0.received < changes && !$0.isClosed }) {
-        Thread.sleep(forTimeInterval: 0.05)
+        Thread.sleep(forTimeInterval: 0.1)
       }
+      _ = reader.waitForStamps(changes, timeout: 10)
 
       var latencies: [Double] = []
       latencies.reserveCapacity(subscribers * changes)
       var problems: [String] = []
       var short = 0
+      var unstamped = 0
       for socket in sockets {
         let result = socket.result()
-        latencies += result.latencies
+        for (sequence, arrived) in result.arrivals {
+          let sent = stamps.get(sequence)
+          if sent == 0 { unstamped += 1 } else { latencies.append(Double(Int64(bitPattern: arrived &- sent)) / 1e6) }
+        }
         if result.received != changes { short += 1 }
         if let problem = result.problems.first, problems.count < 3 { problems.append(problem) }
       }
+      if unstamped > 0 { problems.insert("\(unstamped) deliveries without the server's publish instant", at: 0) }
       if short > 0 { problems.insert("\(short) subscriber(s) did not get all \(changes) changes", at: 0) }
       let closed = sockets.filter(\.isClosed).count
       if closed > 0 { problems.insert("\(closed) subscriber(s) were disconnected", at: 0) }
@@ -99,7 +116,7 @@ extension BenchmarkSuite {
         Figure(
           name: name, unit: "ms", goal: .p99AtMost, target: 50, values: latencies,
           note: "\(subscribers) WebSocket subscribers of one board topic on \(loops) client loops, "
-            + "\(Int(rate)) changes/s for \(Int(seconds)) s: \(latencies.count) deliveries, feed → client; "
+            + "\(Int(rate)) changes/s for \(Int(seconds)) s: \(latencies.count) deliveries, server feed → client; "
             + "sequences checked per subscriber",
           violation: problems.isEmpty ? nil : problems.joined(separator: "; ")),
         Figure(
@@ -112,30 +129,100 @@ extension BenchmarkSuite {
   }
 }
 
-/// The open-file limit of the benchmark process.
-enum FanoutLimits {
-  /// Raises `RLIMIT_NOFILE` to `count` (the hard limit too where allowed, as for root).
-  /// - Throws: a message naming both numbers when the limit cannot be raised.
-  static func allowDescriptors(_ count: Int) throws {
-    var limit = rlimit()
-    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
-    let needed = rlim_t(count)
-    guard limit.rlim_cur < needed else { return }
-    var raised = limit
-    raised.rlim_cur = needed
-    raised.rlim_max = max(limit.rlim_max, needed)
-    if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) != 0 {
-      throw ServiceError(
-        .unavailable, code: "open_file_limit",
-        message: "the fan-out needs \(count) open files; this process may open \(limit.rlim_cur) "
-          + "(hard limit \(limit.rlim_max), ulimit -Hn): raise it")
+/// `TravelBenchmarks --child fanout-server SUBSCRIBERS CHANGES`: a travel-server for
+/// ``BenchmarkSuite/fanoutFigures()`` on a free loopback port over a ``FanoutBoardFeed``. Prints
+/// `port N`; then, for `publish COUNT RATE` on stdin, publishes COUNT changes at RATE a second,
+/// printing `stamp SEQUENCE NANOSECONDS` (monotonic) as each is published; stops at the end of stdin.
+func runFanoutServer(_ arguments: [String]) -> Int32 {
+  guard arguments.count == 2, let subscribers = Int(arguments[0]), let changes = Int(arguments[1]) else { return 2 }
+  do {
+    try FanoutLimits.allowDescriptors(subscribers + 512)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "travel-bench-fanout-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let out = FileHandle.standardOutput
+    let feed = FanoutBoardFeed(
+      date: LocalDate(Date(), in: TimeZone(identifier: "Europe/Berlin")!), flights: 12, changes: changes
+    ) { sequence, nanoseconds in out.write(Data("stamp \(sequence) \(nanoseconds)\n".utf8)) }
+    var transport = HTTPServer.Configuration()
+    transport.maxConnections = subscribers + 64
+    let server = try TravelServer(
+      configuration: TravelServer.Configuration(
+        port: 0, dataDirectory: directory, accessLog: { _ in }, transport: transport, flightStatus: feed))
+    defer { server.shutdown(timeout: 5) }
+    out.write(Data("port \(server.port)\n".utf8))
+    while let line = readLine() {
+      let parts = line.split(separator: " ")
+      guard parts.count == 3, parts[0] == "publish", let count = Int(parts[1]), let rate = Double(parts[2]) else {
+        continue
+      }
+      let start = DispatchTime.now().uptimeNanoseconds
+      for index in 0..<count {
+        let due = start + UInt64(Double(index) / rate * 1e9)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if due > now { usleep(UInt32((due - now) / 1000)) }
+        feed.publish()
+      }
     }
+    return 0
+  } catch {
+    FileHandle.standardError.write(Data("fanout-server: \(error)\n".utf8))
+    return 1
   }
 }
 
-/// Publish instants (monotonic nanoseconds) by board sequence, written before each change is
-/// published and read by the subscribers' threads after it arrived (the server's locks and the
-/// sockets order the two). `@unchecked Sendable`: each slot is written once, before it is read.
+/// Reads the server process's lines: its port, then each change's publish instant.
+final class FanoutChildReader: @unchecked Sendable {
+  private let lock = NSLock()
+  private var port: Int?
+  private var stamped = 0
+  private var pending = Data()
+
+  init(_ handle: FileHandle, stamps: FanoutStamps) {
+    handle.readabilityHandler = { [self] handle in
+      let chunk = handle.availableData
+      if chunk.isEmpty {
+        handle.readabilityHandler = nil
+        return
+      }
+      lock.withLock {
+        pending.append(chunk)
+        while let newline = pending.firstIndex(of: 10) {
+          let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+          pending.removeSubrange(pending.startIndex...newline)
+          let parts = line.split(separator: " ")
+          if parts.count == 2, parts[0] == "port" { port = Int(parts[1]) }
+          if parts.count == 3, parts[0] == "stamp", let sequence = Int(parts[1]), let at = UInt64(parts[2]) {
+            stamps.set(sequence, at)
+            stamped += 1
+          }
+        }
+      }
+    }
+  }
+
+  func waitForPort(timeout: TimeInterval) -> Int? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if let port = lock.withLock({ port }) { return port }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    return nil
+  }
+
+  func waitForStamps(_ count: Int, timeout: TimeInterval) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+      if lock.withLock({ stamped >= count }) { return true }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    return false
+  }
+}
+
+/// Publish instants (monotonic nanoseconds) by board sequence, as the server process reports them;
+/// read once everything arrived. `@unchecked Sendable`: written by the reader under its lock, read
+/// after it is done.
 final class FanoutStamps: @unchecked Sendable {
   private let slots: UnsafeMutableBufferPointer<UInt64>
 
@@ -158,13 +245,14 @@ final class FanoutStamps: @unchecked Sendable {
 /// ``FlightStatusService`` answers for that board only.
 final class FanoutBoardFeed: FlightStatusService, @unchecked Sendable {
   let clock = TravelClock()
-  let stamps: FanoutStamps
+  /// Called with each change's board sequence and publish instant (monotonic nanoseconds).
+  private let onPublish: @Sendable (Int, UInt64) -> Void
   private let lock = NSLock()
   private var board: FlightBoard
   private let subject = PassthroughSubject<FlightBoardEvent, ServiceError>()
 
-  init(date: LocalDate, flights: Int, changes: Int) {
-    stamps = FanoutStamps(capacity: changes)
+  init(date: LocalDate, flights: Int, changes: Int, onPublish: @escaping @Sendable (Int, UInt64) -> Void) {
+    self.onPublish = onPublish
     let statuses = (0..<flights).map { index in
       FlightStatus.fixture(
         "LH\(400 + 2 * index)", from: "FRA", to: "JFK", date: date,
@@ -188,9 +276,9 @@ final class FanoutBoardFeed: FlightStatusService, @unchecked Sendable {
       board.flights[index] = new
       board.sequence += 1
       board.asOf = Date()
-      stamps.set(board.sequence, DispatchTime.now().uptimeNanoseconds)
       return FlightBoardUpdate(sequence: board.sequence, update: FlightStatusUpdate(from: old, to: new))
     }
+    onPublish(update.sequence, DispatchTime.now().uptimeNanoseconds)
     subject.send(.update(update))
   }
 
@@ -234,22 +322,22 @@ final class FanoutBoardFeed: FlightStatusService, @unchecked Sendable {
 }
 
 /// One subscriber's connection: subscribes when open, takes the snapshot's sequence, then checks
-/// each change's sequence (the next one, exactly) and records its latency. Messages of one socket
+/// each change's sequence (the next one, exactly) and records when it arrived. Messages of one socket
 /// arrive one at a time (its mailbox); the lock guards the state read by the benchmark's thread.
 final class FanoutSubscriber: @unchecked Sendable {
   private let socket: WebSocket
-  private let stamps: FanoutStamps
   private let lock = NSLock()
   private var subscribed = false
   private var last: Int?
   private var count = 0
-  private var latencies: [Double] = []
+  /// (sequence, arrival in monotonic nanoseconds) of each change.
+  private var arrivals: [(Int, UInt64)] = []
   private var problems: [String] = []
   private var closed: String?
   private var cancellable: AnyCancellable?
 
-  init(client: WebSocketClient, url: URL, topic: String, stamps: FanoutStamps) {
-    self.stamps = stamps
+  init(client: WebSocketClient, url: URL, topic: String, changes: Int) {
+    arrivals.reserveCapacity(changes)
     socket = client.socket(to: url)
     let subscribe = StreamMessage(type: "subscribe", topic: topic).text
     cancellable = socket.events.sink { [self] event in
@@ -267,22 +355,21 @@ final class FanoutSubscriber: @unchecked Sendable {
   var closeReason: String? { lock.withLock { closed } }
   var received: Int { lock.withLock { count } }
 
-  func result() -> (received: Int, latencies: [Double], problems: [String]) {
-    lock.withLock { (count, latencies, problems) }
+  func result() -> (received: Int, arrivals: [(Int, UInt64)], problems: [String]) {
+    lock.withLock { (count, arrivals, problems) }
   }
 
   private func receive(_ text: String) {
     let arrived = DispatchTime.now().uptimeNanoseconds
     // A change: the envelope's keys are sorted, so its own `"sequence":` is the last one.
     if let sequence = Self.lastSequence(in: text, ifEvent: "board.update") {
-      let sent = stamps.get(sequence)
       lock.withLock {
         count += 1
         if let last, sequence != last + 1, problems.count < 3 {
           problems.append("a subscriber got change \(sequence) after \(last)")
         }
         last = sequence
-        if sent > 0 { latencies.append(Double(arrived &- sent) / 1e6) }
+        arrivals.append((sequence, arrived))
       }
       return
     }
@@ -320,5 +407,26 @@ final class FanoutSubscriber: @unchecked Sendable {
       start -= 1
     }
     return nil
+  }
+}
+
+/// The open-file limit of a benchmark process.
+enum FanoutLimits {
+  /// Raises `RLIMIT_NOFILE` to `count` (the hard limit too where allowed, as for a privileged user).
+  /// - Throws: a message naming both numbers when the limit cannot be raised.
+  static func allowDescriptors(_ count: Int) throws {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+    let needed = rlim_t(count)
+    guard limit.rlim_cur < needed else { return }
+    var raised = limit
+    raised.rlim_cur = needed
+    raised.rlim_max = max(limit.rlim_max, needed)
+    if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) != 0 {
+      throw ServiceError(
+        .unavailable, code: "open_file_limit",
+        message: "the fan-out needs \(count) open files; this process may open \(limit.rlim_cur) "
+          + "(hard limit \(limit.rlim_max), ulimit -Hn): raise it")
+    }
   }
 }
