@@ -5,8 +5,11 @@ import Foundation
 /// Reads barcodes with zxing-cpp 1.4 (Debian `libzxing-dev`) through the `CZXingReader` C++
 /// target, from PNG or JPEG files (``ImageCodec``) or grey images.
 ///
-/// A first pass looks for upright symbols at the image's scale and its downscaled copies; when it
-/// finds nothing, a second pass also tries quarter turns and harder binarization; when that finds
+/// A first pass reads the image as a clean one (a file a program wrote, a screenshot: black below
+/// a fixed mid-grey, at the image's own scale, upright; a few milliseconds for 1000 × 1000 pixels).
+/// When it finds nothing, a second pass looks for upright symbols with a local threshold (uneven
+/// light) at the image's scale and its downscaled copies; then a third also tries quarter turns
+/// and harder binarization; when that finds
 /// nothing either (a photo held at an angle: zxing-cpp 1.4 reads Aztec and PDF417 only within a
 /// few degrees of upright), the part of the image with edges is cut out (its Aztec detector
 /// looks from the middle of the image) and read again, then straightened by the direction of its
@@ -23,8 +26,9 @@ public struct ZXingScanner: BarcodeScanning {
   }
 
   public func scan(_ image: GreyImage, symbologies: Set<BarcodeSymbology>) throws -> [ScannedBarcode] {
-    var found = try read(image, symbologies: symbologies, hard: false)
-    if found.isEmpty { found = try read(image, symbologies: symbologies, hard: true) }
+    var found = try read(image, symbologies: symbologies, effort: CZXING_EFFORT_CLEAN)
+    if found.isEmpty { found = try read(image, symbologies: symbologies, effort: CZXING_EFFORT_UPRIGHT) }
+    if found.isEmpty { found = try read(image, symbologies: symbologies, effort: CZXING_EFFORT_HARD) }
     guard found.isEmpty else { return found }
     // A code away from the middle (zxing-cpp 1.4's Aztec detector looks from the centre out):
     // the part of the image with edges, cropped, then read again.
@@ -33,13 +37,13 @@ public struct ZXingScanner: BarcodeScanning {
     if let box = ImageGeometry.contentBounds(image), box.width * box.height * 10 < image.width * image.height * 9 {
       work = ImageGeometry.cropped(image, box)
       offset = (box.x, box.y)
-      found = try read(work, symbologies: symbologies, hard: true)
+      found = try read(work, symbologies: symbologies, effort: CZXING_EFFORT_HARD)
       if !found.isEmpty { return found.map { Self.moved($0, by: offset) } }
     }
     guard let angle = ImageGeometry.dominantAngle(work), abs(angle) >= 1 else { return found }
     for degrees in [angle, -angle] {
       let straight = ImageGeometry.rotated(work, degrees: degrees)
-      let read = try self.read(straight, symbologies: symbologies, hard: true)
+      let read = try self.read(straight, symbologies: symbologies, effort: CZXING_EFFORT_HARD)
       guard !read.isEmpty else { continue }
       // Corners back into the given image's coordinates.
       let radians = degrees * .pi / 180
@@ -65,7 +69,8 @@ public struct ZXingScanner: BarcodeScanning {
     return moved
   }
 
-  private func read(_ image: GreyImage, symbologies: Set<BarcodeSymbology>, hard: Bool) throws -> [ScannedBarcode] {
+  /// The symbols zxing-cpp finds in `image` looking as hard as `effort` (a `CZXING_EFFORT_` value).
+  private func read(_ image: GreyImage, symbologies: Set<BarcodeSymbology>, effort: Int) throws -> [ScannedBarcode] {
     guard image.width > 0, image.height > 0 else { return [] }
     var formats: Int32 = 0
     for symbology in symbologies { formats |= Self.bit(symbology) }
@@ -75,7 +80,7 @@ public struct ZXingScanner: BarcodeScanning {
     let count = image.pixels.withUnsafeBufferPointer { pixels in
       results.withUnsafeMutableBufferPointer { out in
         czxing_read(
-          pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), formats, hard ? 1 : 0,
+          pixels.baseAddress, Int32(image.width), Int32(image.height), Int32(image.width), formats, Int32(effort),
           out.baseAddress, Int32(out.count), &error, Int32(error.count))
       }
     }

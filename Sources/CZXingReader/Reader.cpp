@@ -32,7 +32,7 @@ static int bitOf(BarcodeFormat format) {
 }
 
 extern "C" int czxing_read(const unsigned char *pixels, int width, int height, int row_stride, int formats,
-                           int try_harder, czxing_barcode *results, int capacity, char *error, int error_size) {
+                           int effort, czxing_barcode *results, int capacity, char *error, int error_size) {
   if (error && error_size > 0) error[0] = 0;
   try {
     if (pixels == nullptr || width <= 0 || height <= 0 || row_stride < width || capacity <= 0) {
@@ -41,9 +41,15 @@ extern "C" int czxing_read(const unsigned char *pixels, int width, int height, i
     }
     DecodeHints hints;
     hints.setFormats(formatsOf(formats));
-    hints.setTryHarder(try_harder != 0);
-    hints.setTryRotate(try_harder != 0);
-    hints.setTryDownscale(true);
+    // Measured on a 1000 x 1000 page with one code (Scripts/bench --only boarding): the
+    // local-average binarizer and the downscaled copies are most of the time of an upright read;
+    // a fixed threshold at the image's own scale reads a clean image 3-5 times faster.
+    bool clean = effort <= CZXING_EFFORT_CLEAN;
+    bool hard = effort >= CZXING_EFFORT_HARD;
+    hints.setBinarizer(clean ? Binarizer::FixedThreshold : Binarizer::LocalAverage);
+    hints.setTryHarder(hard);
+    hints.setTryRotate(hard);
+    hints.setTryDownscale(!clean);
     hints.setMaxNumberOfSymbols(static_cast<uint8_t>(std::min(capacity, 255)));
     ImageView view(pixels, width, height, ImageFormat::Lum, row_stride);
     Results found = ReadBarcodes(view, hints);
