@@ -279,6 +279,63 @@ import Testing
     #expect(error(base.map(String.init).joined() + "XYZ")?.item == .securityBeginning)
   }
 
+  @Test func controlCharacters_anywhere_nameTheirPosition() {
+    let base = Array("M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 326J001A0025 100".utf8)
+    // Every position, so that the fast all-printable check and the search for the culprit agree.
+    for position in 1...base.count {
+      for byte: UInt8 in [0x00, 0x09, 0x1F, 0x7F] {
+        var copy = base
+        copy[position - 1] = byte
+        let failure = error(String(decoding: copy, as: UTF8.self))
+        #expect(failure?.position == position, "\(position) 0x\(String(byte, radix: 16))")
+        #expect(failure?.message.contains("is not printable ASCII") == true)
+      }
+    }
+  }
+
+  @Test func issueDateNotADate_namesItsPosition() {
+    // Leg 1 with a unique block: passenger description 1, check-in and issuance W, issue date
+    // (characters 68–71), document type B, issuer AC.
+    func pass(_ issue: String) -> String {
+      "M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 326J001A0025 10F>50B1WW\(issue)BAC "
+    }
+    #expect(error(pass("6225")) == nil)
+    #expect(error(pass("6366")) == nil)
+    for bad in ["6400", "6000", "6A25", "62 5", "X225"] {
+      let failure = error(pass(bad))
+      #expect(failure?.item == .issueDate && failure?.position == 68, "\(bad): \(String(describing: failure))")
+    }
+    let blank = try? BCBPParser.parse(pass("    "))
+    #expect(blank?.pass.issueDate == "")
+    let lenient = try? BCBPParser.parse(pass("6400"), mode: .lenient)
+    #expect(lenient?.pass.issueDate == "")
+    #expect(lenient?.quirks.map(\.position) == [68])
+  }
+
+  @Test func seatsAndSequences_ofEveryForm() throws {
+    let base = Array("M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 326J001A0025 100")
+    func with(seat: String, sequence: String) -> String {
+      var copy = base
+      copy.replaceSubrange(48..<52, with: Array(seat))
+      copy.replaceSubrange(52..<57, with: Array(sequence))
+      return String(copy)
+    }
+    for (seat, read) in [("023C", "023C"), ("INF ", "INF"), ("    ", ""), ("STBY", "STBY")] {
+      #expect(try BCBPParser.parse(with(seat: seat, sequence: "0025 ")).pass.legs[0].seat == read, "\(seat)")
+    }
+    for seat in ["23C ", "0234", "1A  ", "023c", " 23C"] {
+      #expect(error(with(seat: seat, sequence: "0025 "))?.item == .seat, "\(seat)")
+    }
+    for (sequence, read) in [("0025 ", "0025"), ("0025A", "0025A"), ("     ", "")] {
+      #expect(
+        try BCBPParser.parse(with(seat: "023C", sequence: sequence)).pass.legs[0].checkInSequence == read, "\(sequence)"
+      )
+    }
+    for sequence in ["25   ", "002A ", "0025a", " 0025"] {
+      #expect(error(with(seat: "023C", sequence: sequence))?.item == .sequence, "\(sequence)")
+    }
+  }
+
   /// Random damage to valid passes (changed, removed and inserted characters, any byte): every
   /// outcome is a pass or a BCBPError, in both modes.
   @Test func randomDamage_neverCrashes() {

@@ -253,18 +253,23 @@ public enum BCBPEncoder {
 
   /// `023C`, `INF`, or blank.
   static func validSeat<C: Collection>(_ seat: C) -> Bool where C.Element == UInt8 {
-    if seat.isEmpty || seat.allSatisfy({ $0 == 0x20 }) { return true }
-    let bytes = Array(seat)
-    if bytes.count == 4, bytes.prefix(3).allSatisfy(isDigit), isUpperLetter(bytes[3]) { return true }
-    return bytes.allSatisfy { isUpperLetter($0) || $0 == 0x20 } && isUpperLetter(bytes[0])
+    guard let first = seat.first, seat.contains(where: { $0 != 0x20 }) else { return true }
+    var digits = 0
+    var index = seat.startIndex
+    while index != seat.endIndex, isDigit(seat[index]) {
+      digits += 1
+      seat.formIndex(after: &index)
+    }
+    if digits == 3, index != seat.endIndex, isUpperLetter(seat[index]), seat.count == 4 { return true }
+    return isUpperLetter(first) && seat.allSatisfy { isUpperLetter($0) || $0 == 0x20 }
   }
 
   /// `0025`, `0025A`, or blank.
   static func validSequence<C: Collection>(_ sequence: C) -> Bool where C.Element == UInt8 {
-    let bytes = Array(sequence)
-    if bytes.allSatisfy({ $0 == 0x20 }) { return true }
-    guard bytes.count >= 4, bytes.prefix(4).allSatisfy(isDigit) else { return false }
-    return bytes.count == 4 || isAlphanumeric(bytes[4]) || bytes[4] == 0x20
+    if sequence.allSatisfy({ $0 == 0x20 }) { return true }
+    guard sequence.count >= 4, sequence.prefix(4).allSatisfy(isDigit) else { return false }
+    guard let fifth = sequence.dropFirst(4).first else { return true }
+    return isAlphanumeric(fifth) || fifth == 0x20
   }
 }
 

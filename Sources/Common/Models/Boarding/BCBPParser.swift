@@ -60,7 +60,7 @@ private enum ReadOutcome {
   case success(BCBPParseResult)
   case nonASCII(byteOffset: Int)
 
-  func get(_ text: String) throws -> BCBPParseResult {
+  consuming func get(_ text: String) throws -> BCBPParseResult {
     switch self {
     case .success(let result): return result
     case .nonASCII(let offset):
@@ -102,8 +102,16 @@ private struct Reader {
     var end = min(count, start + width)
     guard start < end else { return "" }
     while end > start && bytes[end - 1] == 0x20 { end -= 1 }
-    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    switch end - start {
+    case 0: return ""
+    case 1 where bytes[start] < 0x80: return Self.characters[Int(bytes[start])]
+    default: return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
   }
+
+  /// The one-character fields by ASCII code (a third of a pass's fields are one character long:
+  /// taken from here, they are not decoded again for every pass).
+  static let characters: [String] = (0..<128).map { String(Character(Unicode.Scalar(UInt8($0)))) }
 
   @inline(__always) func hexDigit(_ byte: UInt8) -> Int? {
     switch byte {
@@ -150,7 +158,10 @@ private struct Reader {
         count = end
       }
     }
-    for index in 0..<count where !BCBPEncoder.isPrintable(bytes[index]) {
+    // All printable (one pass the compiler vectorizes), else the first character that is not.
+    var outside: UInt8 = 0
+    for index in 0..<count { outside |= (bytes[index] &- 0x20) > 0x5E ? 1 : 0 }
+    for index in 0..<(outside != 0 ? count : 0) where !BCBPEncoder.isPrintable(bytes[index]) {
       if bytes[index] >= 0x80 { return .nonASCII(byteOffset: index) }
       throw BCBPError(
         item: nil, position: index + 1,
@@ -250,7 +261,7 @@ private struct Reader {
       try conditional(
         &leg, pass: &pass, first: legIndex == 0 && pass.legs.isEmpty, from: conditionalStart, to: conditionalEnd,
         leg: legIndex + 1)
-      pass.legs.append(leg)
+      pass.legs.append(consume leg)
       position = conditionalEnd
       legIndex += 1
     }
@@ -258,7 +269,7 @@ private struct Reader {
       throw BCBPError(item: .numberOfLegs, position: 2, reason: "no leg holds a flight")
     }
     try security(from: position, into: &pass)
-    return .success(BCBPParseResult(pass: pass, quirks: quirks))
+    return .success(BCBPParseResult(pass: consume pass, quirks: quirks))
   }
 
   // MARK: Mandatory items of a leg
@@ -530,7 +541,7 @@ private struct Reader {
           default: pass.secondNonConsecutiveBaggageTag = value
           }
         }
-        if !pass.issueDate.isEmpty, !validIssueDate(pass.issueDate) {
+        if !pass.issueDate.isEmpty, !validIssueDate(at: cursor + 3, end: uniqueEnd) {
           let issue = pass.issueDate
           if !lenient {
             throw BCBPError(
@@ -666,9 +677,15 @@ private struct Reader {
     }
   }
 
-  func validIssueDate(_ text: String) -> Bool {
-    let utf8 = Array(text.utf8)
-    guard utf8.count == 4, utf8.allSatisfy(BCBPEncoder.isDigit), let day = Int(text.dropFirst()) else { return false }
+  /// Whether the four characters of item 22 at `start` (before `end`) are a digit and a day of the
+  /// year 001–366.
+  func validIssueDate(at start: Int, end: Int) -> Bool {
+    guard start + 4 <= end else { return false }
+    var day = 0
+    for index in start..<(start + 4) {
+      guard BCBPEncoder.isDigit(bytes[index]) else { return false }
+      if index > start { day = day * 10 + Int(bytes[index] - 0x30) }
+    }
     return (1...366).contains(day)
   }
 
