@@ -32,6 +32,7 @@ struct BenchmarkSuite {
     add("chat") { chatFigures() }
     add("fanout") { fanoutFigures() }
     add("radar") { radarFigures() }
+    add("server") { serverFigures() }
     return figures
   }
 
