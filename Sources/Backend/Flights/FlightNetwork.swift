@@ -383,7 +383,10 @@ public final class FlightNetwork: Sendable {
     var nextNumber = [Int32](repeating: 100, count: carriers.count)
     var routePatterns: [Pattern] = []
     routePatterns.reserveCapacity(4)
-    for (plan, key) in zip(planned, routeKeys) {
+    // The patterns of route key `r` are `patterns[routeEnd[r - 1]..<routeEnd[r]]` (routeEnd[-1] = 0).
+    var routeEnd = [Int32](repeating: 0, count: routeKeys.count)
+    for (routeIndex, (plan, key)) in zip(planned, routeKeys).enumerated() {
+      defer { routeEnd[routeIndex] = Int32(patterns.count) }
       let banks = plan.distance > 3500 ? longBanks : shortBanks
       let firstBank = Int(plan.hash % UInt64(banks.count))
       let jitter = Int32((plan.hash >> 16) % 6) * 5
@@ -453,16 +456,16 @@ public final class FlightNetwork: Sendable {
     let (arrivalStart, arrivalList) = csr(\.destination)
 
     // Codeshares: marketing carriers of operated flights (see the type's documentation).
-    var operators: [Int64: [Int32]] = [:]  // directed pair → operating carriers (code order)
-    for key in routeKeys {
-      operators[Int64(key.origin) << 32 | Int64(key.destination), default: []].append(key.carrier)
+    // Route keys by (carrier, origin, destination): which carriers fly a pair, and their patterns.
+    func routeKey(_ carrier: Int32, _ origin: Int32, _ destination: Int32) -> Int64 {
+      Int64(carrier) << 42 | Int64(origin) << 21 | Int64(destination)
+    }
+    var routeOfKey: [Int64: Int32] = [:]
+    routeOfKey.reserveCapacity(routeKeys.count)
+    for (index, key) in routeKeys.enumerated() {
+      routeOfKey[routeKey(key.carrier, key.origin, key.destination)] = Int32(index)
     }
     var byMarketing: [String: [Int32]] = [:]
-    var patternsOfRoute: [Int64: [Int32]] = [:]  // (carrier, origin, destination) → patterns
-    for (index, pattern) in patterns.enumerated() {
-      let key = Int64(pattern.carrier) << 42 | Int64(pattern.origin) << 21 | Int64(pattern.destination)
-      patternsOfRoute[key, default: []].append(Int32(index))
-    }
     var seenCodeshares = Set<FlightNetworkInput.Codeshare>()
     for codeshare in input.codeshares where seenCodeshares.insert(codeshare).inserted {
       guard let originInput = inputAirportIndex[codeshare.origin],
@@ -472,14 +475,16 @@ public final class FlightNetwork: Sendable {
       let origin = networkIndexOfInput[Int(originInput)]
       let destination = networkIndexOfInput[Int(destinationInput)]
       guard origin >= 0, destination >= 0 else { continue }
-      let flying = operators[Int64(origin) << 32 | Int64(destination)] ?? []
       // A carrier that flies the pair itself sells its own flights there.
-      guard flying.contains(operating), carrierIndex[codeshare.marketing].map({ !flying.contains($0) }) ?? true
+      guard let route = routeOfKey[routeKey(operating, origin, destination)],
+        carrierIndex[codeshare.marketing].map({ routeOfKey[routeKey($0, origin, destination)] == nil }) ?? true
       else { continue }
-      let key = Int64(operating) << 42 | Int64(origin) << 21 | Int64(destination)
-      byMarketing[codeshare.marketing, default: []] += patternsOfRoute[key] ?? []
+      let start = route == 0 ? 0 : routeEnd[Int(route) - 1]
+      byMarketing[codeshare.marketing, default: []] += start..<routeEnd[Int(route)]
     }
-    var codesharesOfPattern: [Int32: [Flight]] = [:]
+    // (pattern, designator) in marketing-carrier code order, then grouped by pattern (a stable
+    // counting sort keeps that order within each pattern).
+    var designators: [(pattern: Int32, flight: Flight)] = []
     var marketedPatterns: [Flight: Int32] = [:]
     for marketing in byMarketing.keys.sorted() {
       let flights = byMarketing[marketing]!.sorted {
@@ -491,17 +496,21 @@ public final class FlightNetwork: Sendable {
       var number = carrierIndex[marketing].map { nextNumber[Int($0)] } ?? 100
       for index in flights where number <= 9999 {
         let flight = Flight(carrier: marketing, number: Int(number))
-        codesharesOfPattern[index, default: []].append(flight)
+        designators.append((index, flight))
         marketedPatterns[flight] = index
         number += 1
       }
     }
     var codeshareStart = [Int32](repeating: 0, count: patterns.count + 1)
-    var patternCodeshares: [Flight] = []
-    for index in patterns.indices {
-      patternCodeshares += codesharesOfPattern[Int32(index)] ?? []
-      codeshareStart[index + 1] = Int32(patternCodeshares.count)
+    for designator in designators { codeshareStart[Int(designator.pattern) + 1] += 1 }
+    for index in patterns.indices { codeshareStart[index + 1] += codeshareStart[index] }
+    var fill = codeshareStart
+    var slots = [Flight?](repeating: nil, count: designators.count)
+    for designator in designators {
+      slots[Int(fill[Int(designator.pattern)])] = designator.flight
+      fill[Int(designator.pattern)] += 1
     }
+    let patternCodeshares = slots.compactMap { $0 }
     self.codeshareStart = codeshareStart
     self.patternCodeshares = patternCodeshares
     self.marketedPatterns = marketedPatterns
