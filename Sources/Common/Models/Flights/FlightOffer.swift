@@ -58,12 +58,18 @@ public struct FlightOfferID: Hashable, Sendable, Codable, CustomStringConvertibl
       parts.append(
         direction.map { dated in
           let (year, month, day) = dated.date.components
-          let stamp = String(format: "%04d%02d%02d", year, month, day)
-          return stamp + dated.flight.code
+          // YYYYMMDD without String(format:), which costs more than the rest of a search's id.
+          return Self.zeroPadded(year, 4) + Self.zeroPadded(month, 2) + Self.zeroPadded(day, 2) + dated.flight.code
         }.joined(separator: "-"))
     }
     parts.append(quotedTotal.currencyCode + String(quotedTotal.minorUnits))
     return parts.joined(separator: ".")
+  }
+
+  /// `number` in decimal, left-padded with zeros to `width` digits (never cut).
+  static func zeroPadded(_ number: Int, _ width: Int) -> String {
+    let digits = String(number)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 
   /// Parses the text form (the signature is checked for its shape only; the backend checks it
