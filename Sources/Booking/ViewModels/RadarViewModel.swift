@@ -229,18 +229,29 @@ public struct RadarFrame: Sendable {
   public var count: Int { latitudes.count }
 
   /// The positions of `flights` at `instant`.
+  ///
+  /// Each frame moves thousands of aircraft, so the loop reads the flights in place (no copy of
+  /// each flight's strings) and hashes a flight's key only when its flight number is one of the
+  /// booked ones (a handful), not for every aircraft.
   public init(flights: [RadarFlight], at instant: Date, booked: Set<FlightStatusKey> = [], selected: Int? = nil) {
     self.instant = instant
     var latitudes = [Double](repeating: 0, count: flights.count)
     var longitudes = [Double](repeating: 0, count: flights.count)
     var headings = [Double](repeating: 0, count: flights.count)
     var bookedIndexes: [Int] = []
-    for (index, flight) in flights.enumerated() {
-      let point = flight.position(at: instant)
-      latitudes[index] = point.latitude
-      longitudes[index] = point.longitude
-      headings[index] = point.heading
-      if !booked.isEmpty, booked.contains(flight.key) { bookedIndexes.append(index) }
+    let bookedNumbers = Set(booked.map(\.flight.number))
+    flights.withUnsafeBufferPointer { flights in
+      for index in flights.indices {
+        let point = flights[index].track.point(at: flights[index].progress(at: instant))
+        latitudes[index] = point.latitude
+        longitudes[index] = point.longitude
+        headings[index] = point.heading
+        if !bookedNumbers.isEmpty, bookedNumbers.contains(flights[index].key.flight.number),
+          booked.contains(flights[index].key)
+        {
+          bookedIndexes.append(index)
+        }
+      }
     }
     self.latitudes = latitudes
     self.longitudes = longitudes
