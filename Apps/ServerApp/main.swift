@@ -3,6 +3,9 @@ import Common
 import Foundation
 import Server
 
+// First, before any thread starts: a SIGTERM that comes while the server starts is held, not lost.
+ServerCommandLine.holdTerminationSignals()
+
 let root = Command(
   name: "travel-server",
   summary: "Serve the travel backend over HTTP (JSON under /v1) and WebSocket (/v1/stream).",

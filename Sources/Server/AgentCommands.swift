@@ -26,6 +26,7 @@ public enum AgentCommands {
     ],
     examples: ["--email grace@agency.example --name \"Grace Hopper\" < password.txt"],
     action: { invocation in
+      ServerCommandLine.releaseTerminationSignals()  // Ctrl-C interrupts an operator's command
       let context = invocation.context
       let email = try Accounts.normalizedEmail(try invocation.required("email"))
       guard let password = try SecretInput.read(prompt: "Agent's password: ", console: context.console) else {
@@ -52,6 +53,7 @@ public enum AgentCommands {
     name: "list",
     summary: "List the travel agents.",
     action: { invocation in
+      ServerCommandLine.releaseTerminationSignals()  // Ctrl-C interrupts an operator's command
       let context = invocation.context
       let agents = try BackendServices(dataDirectory: context.dataDirectory).agents.list()
       struct Document: Encodable { var agents: [AgentProfile] }

@@ -83,19 +83,37 @@ public enum ServerCommandLine {
     console.printError("travel-server listening on \(server.baseURL.absoluteString) (Ctrl-C or SIGTERM to stop)")
   }
 
-  /// Blocks until SIGTERM or SIGINT.
-  public static func waitForTermination() {
-    let stop = DispatchSemaphore(value: 0)
-    var sources: [any DispatchSourceSignal] = []
-    for signalNumber in [SIGTERM, SIGINT] {
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-      source.setEventHandler { stop.signal() }
-      source.resume()
-      sources.append(source)
-    }
+  /// Holds SIGTERM and SIGINT: blocks them in the calling thread, which every thread started
+  /// after it inherits, so one that arrives while the server starts stays pending until
+  /// ``waitForTermination()`` takes it (it is neither lost, leaving the server running until
+  /// SIGKILL, nor fatal to a half-started process). Call it first in `main`, before any thread
+  /// starts; ``releaseTerminationSignals()`` gives commands that are no server their default back.
+  public static func holdTerminationSignals() {
+    var set = terminationSignals
+    pthread_sigmask(SIG_BLOCK, &set, nil)
     signal(SIGPIPE, SIG_IGN)
-    stop.wait()
-    sources.forEach { $0.cancel() }
+  }
+
+  /// Undoes ``holdTerminationSignals()`` for the calling thread (Ctrl-C interrupts again).
+  public static func releaseTerminationSignals() {
+    var set = terminationSignals
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+  }
+
+  /// Blocks until SIGTERM or SIGINT (held by ``holdTerminationSignals()``); returns which.
+  @discardableResult
+  public static func waitForTermination() -> Int32 {
+    var set = terminationSignals
+    var received: Int32 = 0
+    while sigwait(&set, &received) != 0 {}
+    return received
+  }
+
+  private static var terminationSignals: sigset_t {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGTERM)
+    sigaddset(&set, SIGINT)
+    return set
   }
 }

@@ -89,4 +89,39 @@ final class ServerEndToEndTests {
     #expect(own.stop() == 0)
     #expect(Date().timeIntervalSince(started) < 10)
   }
+
+  /// A SIGTERM that comes while the server is still starting (loading its data, before it
+  /// listens) is held, not lost: it finishes starting, then stops with exit 0. (It used to be
+  /// ignored from `signal(SIGTERM, SIG_IGN)` until the signal source was armed: the server ran
+  /// on until SIGKILL.) The signal is sent once the process holds or ignores SIGTERM
+  /// (`/proc/PID/status`), i.e. once its own code runs.
+  @Test func sigtermWhileStartingIsHeldAndStopsTheServerWithExitZero() throws {
+    let directory = TemporaryDirectory(prefix: "server-sigterm")
+    let process = Process()
+    process.executableURL = try ProductRunner().executable("travel-server")
+    process.arguments = ["--listen", "127.0.0.1:0", "--data-dir", directory.path]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+    func handlesSIGTERM() -> Bool {
+      guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+      else { return false }
+      return status.split(separator: "\n").contains { line in
+        guard line.hasPrefix("SigBlk:") || line.hasPrefix("SigIgn:"),
+          let mask = UInt64(line.split(separator: "\t").last ?? "", radix: 16)
+        else { return false }
+        return mask & (1 << (UInt64(SIGTERM) - 1)) != 0
+      }
+    }
+    let armed = Date().addingTimeInterval(30)
+    while process.isRunning && !handlesSIGTERM() && Date() < armed { Thread.sleep(forTimeInterval: 0.001) }
+    process.terminate()
+    let deadline = Date().addingTimeInterval(60)
+    while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    #expect(!process.isRunning, "travel-server still runs 60 s after a SIGTERM sent while it started")
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+  }
 }

@@ -1,4 +1,6 @@
+import Backend
 import Common
+import CommonTesting
 import Foundation
 import Testing
 
@@ -219,12 +221,122 @@ struct OpenAPIConformanceTests {
     try await check.call("GET", board, "/v1/airports/FRANKFURT/board")
     try await check.call("GET", board, "/v1/airports/FRA/board?direction=up")
 
+    // Seats, check-in and boarding passes: the flight 40 days ahead is not open yet (409), a
+    // nonstop leaving 2–22 hours from now is.
+    let later = try #require(flight.json["reservation"]?["id"]?.stringValue)
+    try await check.call(
+      "POST", "/v1/trips/{id}/checkin", "/v1/trips/\(later)/checkin", token: token,
+      body: API.CheckInBody(CheckInRequest(reservationID: later)))
+    try await check.call("GET", "/v1/trips/{id}/seats", "/v1/trips/res_none/seats", token: token)
+    let soon = try await Self.nonstopLeavingSoon(fixture, token: token)
+    let booked = try await check.call(
+      "POST", "/v1/flights/bookings", token: token,
+      body: API.FlightBooking(offerId: soon, passengers: ["Ada Lovelace"], cardId: nil),
+      headers: ["Idempotency-Key": "conformance-check-in"])
+    let tripID = try #require(booked.json["reservation"]?["id"]?.stringValue)
+    let seats = try await check.call("GET", "/v1/trips/{id}/seats", "/v1/trips/\(tripID)/seats", token: token)
+    #expect(seats.status == 200)
+    try await check.call(
+      "POST", "/v1/trips/{id}/seats", "/v1/trips/\(tripID)/seats", token: token,
+      body: API.SeatsChange(SeatAssignmentRequest(reservationID: tripID, assignRest: true)))
+    try await check.call(
+      "POST", "/v1/trips/{id}/seats", "/v1/trips/\(tripID)/seats", token: token,
+      body: API.SeatsChange(
+        SeatAssignmentRequest(
+          reservationID: tripID,
+          choices: [SeatChoice(passenger: "Nobody Here", leg: 0, seat: SeatNumber(row: 1, letter: "A"))])))
+    let checkedIn = try await check.call(
+      "POST", "/v1/trips/{id}/checkin", "/v1/trips/\(tripID)/checkin", token: token,
+      body: API.CheckInBody(CheckInRequest(reservationID: tripID)))
+    #expect(checkedIn.status == 200)
+    let passes = try await check.call(
+      "GET", "/v1/trips/{id}/boarding-passes", "/v1/trips/\(tripID)/boarding-passes", token: token)
+    let bcbp = try #require(passes.json["boardingPasses"]?[0]?["bcbp"]?.stringValue)
+    let verified = try await check.call(
+      "POST", "/v1/boarding-passes/verify", body: PassVerificationRequest(bcbp: bcbp))
+    #expect(verified.json["signature"]?.stringValue == "valid")
+    try await check.call("POST", "/v1/boarding-passes/verify", body: PassVerificationRequest(bcbp: "not a pass"))
+    let matched = try await check.call(
+      "POST", "/v1/boarding-passes/match", token: token, body: TripMatchRequest(pass: try BCBPParser.parse(bcbp).pass))
+    #expect(matched.json["reservation"]?["id"]?.stringValue == tripID)
+
+    // Chat: the traveller writes about a trip; an agent (its own token) takes the conversation,
+    // reads the trips, replies, and closes it.
+    try await check.call("GET", "/v1/chat", token: token)
+    try await check.call("GET", "/v1/chat/unread", token: token)
+    let sent = try await check.call(
+      "POST", "/v1/chat/messages", token: token,
+      body: API.NewChatMessage(text: "Can I change my seat?", trip: tripID, clientID: "conformance-1"))
+    #expect(sent.status == 201)
+    try await check.call("POST", "/v1/chat/messages", token: token, body: API.NewChatMessage(text: ""))
+    let conversation = try #require(sent.json["message"]?["conversationId"]?.integerValue)
+    try BackendServices(
+      dataDirectory: fixture.directory.url, environment: BackendEnvironment(passwordParameters: .fastForTests)
+    ).agents.add(email: "grace@agency.example", name: "Grace Hopper", password: "agent password 1")
+    try await check.call(
+      "POST", "/v1/agent/sessions", body: API.SignIn(email: "grace@agency.example", password: "not the password"))
+    let agentSignIn = try await check.call(
+      "POST", "/v1/agent/sessions", body: API.SignIn(email: "grace@agency.example", password: "agent password 1"))
+    let agent = try #require(agentSignIn.json["session"]?["token"]?.stringValue)
+    try await check.call("GET", "/v1/agent/session", token: agent)
+    try await check.call("GET", "/v1/agent/queue", token: agent)
+    try await check.call("GET", "/v1/agent/queue", token: token)
+    let thread = "/v1/agent/conversations/\(conversation)"
+    try await check.call("GET", "/v1/agent/conversations/{id}", thread, token: agent)
+    try await check.call("GET", "/v1/agent/conversations/{id}", "/v1/agent/conversations/999999", token: agent)
+    try await check.call("GET", "/v1/agent/conversations/{id}", "/v1/agent/conversations/abc", token: agent)
+    try await check.call("POST", "/v1/agent/conversations/{id}/take", thread + "/take", token: agent)
+    try await check.call("GET", "/v1/agent/conversations/{id}/trips", thread + "/trips", token: agent)
+    let reply = try await check.call(
+      "POST", "/v1/agent/conversations/{id}/messages", thread + "/messages", token: agent,
+      body: API.NewChatMessage(text: "Yes: seat 3A is free.", clientID: "agent-1"))
+    let replySequence = try #require(reply.json["message"]?["sequence"]?.integerValue)
+    let travellerSequence = try #require(sent.json["message"]?["sequence"]?.integerValue)
+    try await check.call(
+      "POST", "/v1/agent/conversations/{id}/receipts", thread + "/receipts", token: agent,
+      body: API.ChatReceipt(through: Int64(travellerSequence), read: true))
+    try await check.call(
+      "POST", "/v1/chat/conversations/{id}/receipts", "/v1/chat/conversations/\(conversation)/receipts",
+      token: token, body: API.ChatReceipt(through: Int64(replySequence), read: true))
+    try await check.call(
+      "POST", "/v1/chat/conversations/{id}/receipts", "/v1/chat/conversations/999999/receipts", token: token,
+      body: API.ChatReceipt(through: 1, read: false))
+    try await check.call("POST", "/v1/agent/conversations/{id}/close", thread + "/close", token: agent)
+    try await check.call(
+      "POST", "/v1/agent/conversations/{id}/messages", thread + "/messages", token: agent,
+      body: API.NewChatMessage(text: "One more thing."))
+    try await check.call("GET", "/v1/chat", token: token)
+    try await check.call("DELETE", "/v1/agent/session", token: agent)
+    try await check.call("GET", "/v1/agent/session", token: agent)
+
     // Signing out last: the token ends.
     try await check.call("DELETE", "/v1/session", token: token)
     try await check.call("GET", "/v1/session", token: token)
 
     let missing = check.documented.subtracting(check.reached)
     #expect(missing.isEmpty, "operations of the document no call reached: \(missing.sorted())")
+  }
+
+  /// An SFO→JFK nonstop leaving 2 to 22 hours from now (its online check-in is open); its offer id.
+  static func nonstopLeavingSoon(_ fixture: ServerFixture, token: String) async throws -> String {
+    let now = Date()
+    let zone = TimeZone(identifier: "America/Los_Angeles")!
+    for day in [0, 1] {
+      let search = try await fixture.call(
+        "POST", "/v1/flights/search", token: token,
+        body: FlightSearchRequest(
+          origin: "SFO", destination: "JFK",
+          departureDate: LocalDate(now.addingTimeInterval(Double(day) * 86400), in: zone),
+          maxStops: 0, sort: .departure, limit: 50))
+      for offer in search.json["offers"]?.arrayValue ?? [] {
+        guard let text = offer["segments"]?[0]?["departure"]?.stringValue,
+          let departure = ISO8601DateFormatter().date(from: text), let id = offer["id"]?.stringValue
+        else { continue }
+        let hours = departure.timeIntervalSince(now) / 3600
+        if hours > 2 && hours < 22 { return id }
+      }
+    }
+    throw ServiceError.invalid("no_flight", "no SFO→JFK nonstop leaves in the next 2–22 hours")
   }
 
   @Test func theValidatorRefusesWhatTheSchemaDoesNot() throws {

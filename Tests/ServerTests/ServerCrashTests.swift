@@ -12,8 +12,9 @@ import Testing
 /// answer: the server died before or after committing), retries the same request with the same
 /// key until it gets an answer. Afterwards every reservation a client got a 2xx for is in the
 /// store, each key is charged once (one reservation per key, none without a 2xx), no answer was a
-/// 5xx, and `PRAGMA integrity_check` is ok.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+/// 5xx, and `PRAGMA integrity_check` is ok. The limit allows three server starts on a loaded
+/// machine (about 20 s each in a debug build at load 12); a hang fails sooner, inside the test.
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct ServerCrashTests {
   static let clients = 8
   static let password = "correct horse battery"
@@ -36,21 +37,24 @@ struct ServerCrashTests {
     let tokens = try (0..<Self.clients).map { try Self.traveller(index: $0, port: port) }
 
     let stop = StopFlag()
+    let up = UpSince()
     let results = OutcomeBox()
     let group = DispatchGroup()
     for index in 0..<Self.clients {
       group.enter()
       Thread {
-        results.set(index, Self.book(index: index, token: tokens[index], port: port, until: stop))
+        results.set(index, Self.book(index: index, token: tokens[index], port: port, up: up, until: stop))
         group.leave()
       }.start()
     }
     // Two crashes while the clients book: SIGKILL, a moment down, then a restart on the same store.
     for _ in 0..<2 {
       try await Task.sleep(for: .milliseconds(1500))
+      up.down()
       server.kill()
       try await Task.sleep(for: .milliseconds(300))
       server = try ServerProcess(directory: directory, port: port)
+      up.up()
     }
     try await Task.sleep(for: .milliseconds(1500))
     stop.set()
@@ -135,18 +139,24 @@ struct ServerCrashTests {
     return token
   }
 
+  /// How long a request may go unanswered while the server is up (listening) before it is a hang.
+  static let patience: TimeInterval = 45
+
   /// Client `index`: searches SFO→JFK, books its own offer (the `index`-th) with a fresh key,
   /// re-searches after a refusal (the price moved), retries the same request with the same key
-  /// after a dropped connection, until `stop` and its last request is answered.
-  static func book(index: Int, token: String, port: Int, until stop: StopFlag) -> Outcome {
+  /// after a dropped connection, until `stop` and its last request is answered. A request fails
+  /// when it has had no answer for ``patience`` seconds of the server being up (a restart can
+  /// take long on a loaded machine: that time does not count; a server that listens and does
+  /// not answer does).
+  static func book(index: Int, token: String, port: Int, up: UpSince, until stop: StopFlag) -> Outcome {
     var outcome = Outcome()
     let date = LocalDate(Date().addingTimeInterval(50 * 86400), in: TimeZone(identifier: "America/Los_Angeles")!)
-    let deadline = Date().addingTimeInterval(80)
     /// Sends until an answer comes (a dropped connection or a refused connect is retried).
     func answer(_ method: String, _ path: String, _ body: Data, key: String? = nil) -> HTTPTestClient.Response? {
       var headers = auth(token)
       if let key { headers["Idempotency-Key"] = key }
-      while Date() < deadline {
+      let asked = Date()
+      while up.unansweredSeconds(since: asked) < patience {
         if let response = try? HTTPTestClient.send(method, path, port: port, headers: headers, body: body) {
           if response.status >= 500 { outcome.serverErrors.append("\(response.status) \(method) \(path)") }
           if response.status != 503 { return response }  // 503: not ready yet, retried like a drop
@@ -154,7 +164,8 @@ struct ServerCrashTests {
         outcome.retries += 1
         Thread.sleep(forTimeInterval: 0.05)
       }
-      outcome.failure = "no answer to \(method) \(path) in 80 s"
+      outcome.failure =
+        "no answer to \(method) \(path) in \(Int(patience)) s of the server being up (\(outcome.retries) retries)"
       return nil
     }
     var attempt = 0
@@ -194,6 +205,18 @@ final class StopFlag: @unchecked Sendable {
   private var value = false
   var isSet: Bool { lock.withLock { value } }
   func set() { lock.withLock { value = true } }
+}
+
+/// When the server (re)started: nil while it is down (killed, not listening again yet).
+final class UpSince: @unchecked Sendable {
+  private let lock = NSLock()
+  private var since: Date? = Date()
+  func down() { lock.withLock { since = nil } }
+  func up() { lock.withLock { since = Date() } }
+  /// Seconds a request asked at `asked` has waited while the server was up (0 while it is down).
+  func unansweredSeconds(since asked: Date) -> TimeInterval {
+    lock.withLock { since.map { Date().timeIntervalSince(max($0, asked)) } ?? 0 }
+  }
 }
 
 /// The outcomes of the clients, by index.

@@ -77,7 +77,8 @@ enum OpenAPIDocument {
         "summary": route.summary,
         "operationId": operationID(route),
         "responses": responses(
-          shape.status, shape.response, authenticated: route.authenticated, body: shape.request != nil),
+          key, shape.status, shape.response, authenticated: route.authenticated,
+          body: shape.request != nil, idempotent: route.pattern.hasSuffix("/bookings")),
       ]
       var parameters: [[String: Any]] = route.segments.filter { $0.hasPrefix("{") }.map {
         ["name": String($0.dropFirst().dropLast()), "in": "path", "required": true, "schema": ["type": "string"]]
@@ -95,10 +96,15 @@ enum OpenAPIDocument {
       if !parameters.isEmpty { operation["parameters"] = parameters }
       if let request = shape.request {
         operation["requestBody"] = [
-          "required": true, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/\(request)"]]],
+          "required": !optionalBodies.contains(key),
+          "content": ["application/json": ["schema": ["$ref": "#/components/schemas/\(request)"]]],
         ]
       }
-      if route.authenticated { operation["security"] = [["bearer": [String]()]] }
+      if route.authenticated {
+        // The agents' routes take an agent's token (POST /v1/agent/sessions), every other one a traveller's.
+        let scheme = route.pattern.hasPrefix(ChatEndpoints.agentPrefix) ? "agentBearer" : "bearer"
+        operation["security"] = [[scheme: [String]()]]
+      }
       paths[route.pattern, default: [:]][route.method.lowercased()] = operation
     }
     paths["/healthz"] = ["get": plain("Alive (the process answers).", "health")]
@@ -124,7 +130,15 @@ enum OpenAPIDocument {
       ],
       "paths": paths,
       "components": [
-        "securitySchemes": ["bearer": ["type": "http", "scheme": "bearer"]],
+        "securitySchemes": [
+          "bearer": [
+            "type": "http", "scheme": "bearer", "description": "A traveller's token: POST /v1/sessions.",
+          ],
+          "agentBearer": [
+            "type": "http", "scheme": "bearer",
+            "description": "An agent's token (POST /v1/agent/sessions); a traveller's token is 401 on these routes.",
+          ],
+        ],
         "schemas": OpenAPISchemas.all.merging(ChatEndpoints.schemas) { first, _ in first },
       ],
     ]
@@ -152,7 +166,19 @@ enum OpenAPIDocument {
     ]
   }
 
-  static func responses(_ status: Int, _ schema: String, authenticated: Bool, body: Bool) -> [String: Any] {
+  /// Operations whose body may be left out (check-in without a body checks everyone in).
+  static let optionalBodies: Set<String> = ["POST /v1/trips/{id}/checkin"]
+
+  /// Sign-in and sign-up: rate-limited per address and email (429), and a wrong password is 401.
+  static let signIns: Set<String> = ["POST /v1/accounts", "POST /v1/sessions", "POST /v1/agent/sessions"]
+
+  /// The answers of operation `key`: its success, and the errors it can give: 400, 404, 405 and
+  /// 503 everywhere; 401 behind a token and for a sign-in; 413 with a body; 409 where a request
+  /// can be refused (behind a token, or creating something); 422 with an `Idempotency-Key`; 429
+  /// for sign-in and sign-up.
+  static func responses(
+    _ key: String, _ status: Int, _ schema: String, authenticated: Bool, body: Bool, idempotent: Bool
+  ) -> [String: Any] {
     func error(_ text: String) -> [String: Any] {
       ["description": text, "content": ["application/json": ["schema": ["$ref": "#/components/schemas/Error"]]]]
     }
@@ -165,13 +191,16 @@ enum OpenAPIDocument {
       "405": error("Method not allowed on this path."),
       "503": error("Unavailable (storage failed, overloaded or shutting down)."),
     ]
-    if authenticated || schema == "SignedIn" { responses["401"] = error("Not signed in, or the session expired.") }
+    if authenticated || (signIns.contains(key) && key != "POST /v1/accounts") {
+      responses["401"] = error("Not signed in, the session expired, a token of the other role, or a wrong password.")
+    }
     if body { responses["413"] = error("Body larger than 64 KB.") }
     if authenticated || status == 201 {
-      responses["409"] = error("Refused: sold_out, price_changed, duplicate_booking, card_declined, …")
-      responses["422"] = error("idempotency_key_reused: the key was used for another request.")
+      responses["409"] = error(
+        "Refused: sold_out, price_changed, duplicate_booking, card_declined, seat_taken, conversation_closed, …")
     }
-    if schema == "SignedIn" || schema == "ProfileDocument" { responses["429"] = error("Too many sign-in attempts.") }
+    if idempotent { responses["422"] = error("idempotency_key_reused: the key was used for another request.") }
+    if signIns.contains(key) { responses["429"] = error("Too many sign-in attempts (Retry-After says when to retry).") }
     return responses
   }
 
