@@ -141,14 +141,15 @@ import Testing
     try tmux.waitFor("Rent a car")
 
     // LAX from the suggestions (highlighted first: Enter takes it), three days from three weeks
-    // ahead at 10:00, Tab to Search.
+    // ahead at 10:00 typed into the fields, Tab to Search.
     try tmux.type("LAX")
     try tmux.waitFor("▸ LAX — Los Angeles")
     try tmux.press("Enter")
     let pickup = Self.date(daysFromToday: 21)
     let dropoff = Self.date(daysFromToday: 24)
+    // Typed, then Tab to the next field (Enter on a date field opens its calendar).
     try tmux.type("\(pickup)T10:00")
-    try tmux.press("Enter")
+    try tmux.press("Tab")
     try tmux.type("\(dropoff)T10:00")
     try tmux.waitFor("both times") { $0.contains("\(dropoff)T10:00") && !$0.contains("invalid") }
     try tmux.press("Tab", "Tab", "Tab", "Tab", "Tab")

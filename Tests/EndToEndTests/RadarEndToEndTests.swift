@@ -55,7 +55,9 @@ import Testing
     // FRA's reference coordinate (OurAirports: 50.0264° N, 8.54313° E).
     #expect(once.stdout.contains("zoom 5 · 50.03°N 8.54°E"))
     #expect(once.stdout.contains("in the air ·") && once.stdout.contains("in view ·"))
-    #expect(once.stdout.contains("Frankfurt"))
+    // Place names around FRA (which of them find room depends on where the aircraft are).
+    let places = ["Frankfurt", "Mainz", "Wiesbaden", "Darmstadt", "Mannheim", "Köln", "Würzburg", "Essen"]
+    #expect(places.contains { once.stdout.contains($0) }, "\(once.stdout)")
     // Aircraft (braille dots or arrows) over the ground.
     #expect(once.stdout.unicodeScalars.contains { (0x2801...0x28FF).contains($0.value) })
   }
