@@ -89,7 +89,8 @@ struct StreamTests {
     probe.socket.close()
     #expect(probe.wait { _ in probe.closed != nil })
     let id = try #require(booked.json["reservation"]?["id"]?.stringValue)
-    #expect(try await fixture.call("POST", "/v1/trips/\(id)/cancel", token: token).status == 200)
+    let cancelled = try await fixture.call("POST", "/v1/trips/\(id)/cancel", token: token)
+    #expect(cancelled.status == 200, "\(cancelled.json)")
     #expect(try await fixture.bookFlight(token, passenger: "Grace Hopper").status == 201)
 
     let resumed = StreamProbe(client: client, base: fixture.base)
