@@ -34,10 +34,23 @@ public enum BCBPDates {
     guard bytes.count == 4, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let day = Int(field.dropFirst()) else {
       return nil
     }
-    let digit = Int(bytes[0] - 0x30)
-    let base = reference.year - ((reference.year % 10 - digit + 10) % 10)
-    let candidates = [base - 10, base, base + 10].compactMap { date(year: $0, dayOfYear: day) }
-    return candidates.min { abs($0.days(to: reference)) < abs($1.days(to: reference)) }
+    return issueDate(yearDigit: Int(bytes[0] - 0x30), dayOfYear: day, reference: reference)
+  }
+
+  /// The issue date of a year's last digit (0–9) and a day of the year: of the years ending in
+  /// `digit`, the one that puts the date nearest to `reference` (earlier on a tie); nil when no
+  /// such year has that day. Integer arithmetic only (see ``issueDate(_:reference:)``).
+  public static func issueDate(yearDigit digit: Int, dayOfYear day: Int, reference: LocalDate) -> LocalDate? {
+    guard (0...9).contains(digit), (1...366).contains(day) else { return nil }
+    let year = reference.year
+    let base = year - ((year % 10 - digit + 10) % 10)
+    var best: LocalDate?
+    for candidateYear in [base - 10, base, base + 10] {
+      guard let candidate = date(year: candidateYear, dayOfYear: day) else { continue }
+      if let found = best, abs(found.days(to: reference)) <= abs(candidate.days(to: reference)) { continue }
+      best = candidate
+    }
+    return best
   }
 
   /// The flight date of `dayOfYear` (item 46).

@@ -43,39 +43,45 @@ public enum BCBPParser {
   ///   60 characters of a one-leg pass, no `M`, 0 or more than 4 legs, a size field pointing past
   ///   the end (strict), ….
   public static func parse(_ text: String, mode: Mode = .strict) throws -> BCBPParseResult {
-    var text = text
-    func read(_ bytes: UnsafeBufferPointer<UInt8>) throws -> ReadOutcome {
-      var reader = Reader(bytes, mode: mode)
-      return try reader.run()
+    try BCBPView(text, mode: mode).parseResult
+  }
+
+  /// Reads `text` into a validated view (see ``BCBPView``): the checks of ``parse(_:mode:)``, no
+  /// field decoded.
+  /// - Throws: as ``parse(_:mode:)``, the same errors.
+  public static func view(_ text: String, mode: Mode = .strict) throws -> BCBPView {
+    try BCBPView(text, mode: mode)
+  }
+
+  /// Validates the contiguous UTF-8 `bytes` of `text` and records where its fields are.
+  static func layout(of text: String, bytes: UnsafeBufferPointer<UInt8>, mode: Mode) throws -> (BCBPLayout, [BCBPQuirk])
+  {
+    var reader = Reader(bytes, mode: mode)
+    switch try reader.run() {
+    case .success: return (reader.layout, reader.quirks)
+    case .nonASCII(let offset): throw ReadOutcome.nonASCIIError(text, byteOffset: offset)
     }
-    if let result = try text.utf8.withContiguousStorageIfAvailable(read) { return try result.get(text) }
-    text.makeContiguousUTF8()
-    return try text.utf8.withContiguousStorageIfAvailable(read)!.get(text)
   }
 }
 
 /// The outcome of reading bytes: a result, or a problem at a byte offset to be turned into a
 /// character position (only non-ASCII text has offsets that differ).
 private enum ReadOutcome {
-  case success(BCBPParseResult)
+  case success
   case nonASCII(byteOffset: Int)
 
-  consuming func get(_ text: String) throws -> BCBPParseResult {
-    switch self {
-    case .success(let result): return result
-    case .nonASCII(let offset):
-      let prefix = text.utf8.prefix(offset)
-      let position = String(decoding: prefix, as: UTF8.self).count + 1
-      let character = text.dropFirst(position - 1).first.map(String.init) ?? "?"
-      let scalar = character.unicodeScalars.first.map { String($0.value, radix: 16, uppercase: true) } ?? "?"
-      let shown =
-        character.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } ? " \"\(character)\"" : ""
-      throw BCBPError(
-        item: nil, position: position,
-        reason:
-          "U+\(String(repeating: "0", count: max(0, 4 - scalar.count)))\(scalar)\(shown) is not printable ASCII: a boarding pass holds only characters U+0020–U+007E"
-      )
-    }
+  static func nonASCIIError(_ text: String, byteOffset offset: Int) -> BCBPError {
+    let prefix = text.utf8.prefix(offset)
+    let position = String(decoding: prefix, as: UTF8.self).count + 1
+    let character = text.dropFirst(position - 1).first.map(String.init) ?? "?"
+    let scalar = character.unicodeScalars.first.map { String($0.value, radix: 16, uppercase: true) } ?? "?"
+    let shown =
+      character.unicodeScalars.allSatisfy { $0.properties.generalCategory != .control } ? " \"\(character)\"" : ""
+    return BCBPError(
+      item: nil, position: position,
+      reason:
+        "U+\(String(repeating: "0", count: max(0, 4 - scalar.count)))\(scalar)\(shown) is not printable ASCII: a boarding pass holds only characters U+0020–U+007E"
+    )
   }
 }
 
@@ -84,6 +90,8 @@ private struct Reader {
   let mode: BCBPParser.Mode
   var count: Int
   var quirks: [BCBPQuirk] = []
+  /// Where the fields are, filled as the text is read.
+  var layout = BCBPLayout()
 
   init(_ bytes: UnsafeBufferPointer<UInt8>, mode: BCBPParser.Mode) {
     self.bytes = bytes
@@ -97,21 +105,9 @@ private struct Reader {
 
   @inline(__always) func byte(_ index: Int) -> UInt8 { bytes[index] }
 
-  /// The field `[start, start + width)` without trailing blanks.
-  @inline(__always) func field(_ start: Int, _ width: Int) -> String {
-    var end = min(count, start + width)
-    guard start < end else { return "" }
-    while end > start && bytes[end - 1] == 0x20 { end -= 1 }
-    switch end - start {
-    case 0: return ""
-    case 1 where bytes[start] < 0x80: return Self.characters[Int(bytes[start])]
-    default: return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-    }
-  }
-
-  /// The one-character fields by ASCII code (a third of a pass's fields are one character long:
-  /// taken from here, they are not decoded again for every pass).
-  static let characters: [String] = (0..<128).map { String(Character(Unicode.Scalar(UInt8($0)))) }
+  /// The field `[start, start + width)` without trailing blanks (for messages: the view decodes
+  /// the pass's fields).
+  func field(_ start: Int, _ width: Int) -> String { BCBPLayout.field(bytes, start, min(count, start + width)) }
 
   @inline(__always) func hexDigit(_ byte: UInt8) -> Int? {
     switch byte {
@@ -158,10 +154,8 @@ private struct Reader {
         count = end
       }
     }
-    // All printable (one pass the compiler vectorizes), else the first character that is not.
-    var outside: UInt8 = 0
-    for index in 0..<count { outside |= (bytes[index] &- 0x20) > 0x5E ? 1 : 0 }
-    for index in 0..<(outside != 0 ? count : 0) where !BCBPEncoder.isPrintable(bytes[index]) {
+    // All printable (eight bytes at a time), else the first character that is not.
+    for index in 0..<(Self.allPrintable(bytes, count) ? 0 : count) where !BCBPEncoder.isPrintable(bytes[index]) {
       if bytes[index] >= 0x80 { return .nonASCII(byteOffset: index) }
       throw BCBPError(
         item: nil, position: index + 1,
@@ -202,7 +196,8 @@ private struct Reader {
       }
     }
     let nameEnd = legStart - 1
-    let passengerName = field(2, nameEnd - 2)
+    layout.count = Int32(count)
+    layout.nameEnd = Int32(nameEnd)
     let ticket = byte(nameEnd)
     if ticket != UInt8(ascii: "E") {
       let found = ticket == 0x20 ? "blank" : "\"\(field(nameEnd, 1))\""
@@ -215,10 +210,6 @@ private struct Reader {
           message: "\(BCBPItem.electronicTicket) is \(found) instead of E"))
     }
 
-    var pass = BoardingPass(
-      passengerName: passengerName, electronicTicketIndicator: ticket == 0x20 ? "" : field(nameEnd, 1), version: nil,
-      legs: [])
-    pass.legs.reserveCapacity(legCount)
     var position = legStart
     var legIndex = 0
     while legIndex < legCount {
@@ -229,13 +220,13 @@ private struct Reader {
             message: "item 5 announces \(legCount) legs but the text holds \(legIndex)"))
         break
       }
-      var layout = LegLayout.standard
+      var legLayout = LegLayout.standard
       if legIndex == 0 {
-        layout = firstLayout
+        legLayout = firstLayout
       } else if lenient, !isBlankLeg(at: position), let fixed = realignLeg(at: position, number: legIndex + 1) {
-        layout = fixed
+        legLayout = fixed
       }
-      guard position + BCBPParser.legLength + layout.shift <= count else {
+      guard position + BCBPParser.legLength + legLayout.shift <= count else {
         throw BCBPError(
           item: .pnr, position: position + 1,
           reason:
@@ -250,26 +241,25 @@ private struct Reader {
         legIndex += 1
         continue
       }
-      var leg = try mandatoryLeg(at: position, layout: layout, number: legIndex + 1)
-      let sizeIndex = position + layout.offset(10)
+      try mandatoryLeg(at: position, layout: legLayout, number: legIndex + 1)
+      var leg = BCBPLayout.Leg(start: position, cut: legLayout.cut, shift: legLayout.shift)
+      let sizeIndex = position + legLayout.offset(10)
       let declared = try hexSize(at: sizeIndex, item: .variableSize)
       let conditionalStart = sizeIndex + 2
       var conditionalEnd = conditionalStart + declared
       let isLast = legIndex == legCount - 1
       conditionalEnd = try checkedEnd(
         declared: conditionalEnd, start: conditionalStart, sizeIndex: sizeIndex, leg: legIndex + 1, isLast: isLast)
-      try conditional(
-        &leg, pass: &pass, first: legIndex == 0 && pass.legs.isEmpty, from: conditionalStart, to: conditionalEnd,
-        leg: legIndex + 1)
-      pass.legs.append(consume leg)
+      try conditional(&leg, first: legIndex == 0, from: conditionalStart, to: conditionalEnd, leg: legIndex + 1)
+      layout.append(leg)
       position = conditionalEnd
       legIndex += 1
     }
-    if pass.legs.isEmpty {
+    if layout.legCount == 0 {
       throw BCBPError(item: .numberOfLegs, position: 2, reason: "no leg holds a flight")
     }
-    try security(from: position, into: &pass)
-    return .success(BCBPParseResult(pass: consume pass, quirks: quirks))
+    try security(from: position)
+    return .success
   }
 
   // MARK: Mandatory items of a leg
@@ -317,7 +307,59 @@ private struct Reader {
   }
 
   func plausibleLeg(at start: Int, _ layout: LegLayout = .standard) -> Bool {
-    (1...10).allSatisfy { plausible($0, at: start, layout) }
+    if layout == .standard {
+      return start >= 0 && start + BCBPParser.legLength <= count && standardLegFits(at: start)
+        && plausible(10, at: start, layout)
+    }
+    return (1...10).allSatisfy { plausible($0, at: start, layout) }
+  }
+
+  /// Whether items 26 … 117 of a leg at `start` in the standard layout are all ``plausible(_:at:_:)``
+  /// (the same tests, on fixed offsets: the common case, read without the general loop). The
+  /// caller makes sure the 35 characters are in the text.
+  @inline(__always) func standardLegFits(at start: Int) -> Bool {
+    let leg = UnsafeBufferPointer(rebasing: bytes[start..<(start + 35)])
+    let upper = BCBPEncoder.isUpperLetter
+    let digit = BCBPEncoder.isDigit
+    let alphanumeric = BCBPEncoder.isAlphanumeric
+    // Items 26, 38 (airports), 42 (carrier).
+    guard upper(leg[7]), upper(leg[8]), upper(leg[9]), upper(leg[10]), upper(leg[11]), upper(leg[12]),
+      alphanumeric(leg[13]), alphanumeric(leg[14]), leg[15] == 0x20 || alphanumeric(leg[15])
+    else { return false }
+    // Item 43 (flight number; lenient: leading blanks), 46 (day of the year), 71 (compartment).
+    for index in 16..<19 where !(digit(leg[index]) || (lenient && leg[index] == 0x20)) { return false }
+    guard digit(leg[19]), leg[20] == 0x20 || upper(leg[20]), digit(leg[21]), digit(leg[22]), digit(leg[23]),
+      upper(leg[24])
+    else { return false }
+    let day = Int(leg[21] &- 0x30) * 100 + Int(leg[22] &- 0x30) * 10 + Int(leg[23] &- 0x30)
+    guard (1...366).contains(day) else { return false }
+    // Items 104 (seat), 107 (sequence), 117 (passenger status).
+    return BCBPEncoder.validSeat(UnsafeBufferPointer(rebasing: leg[25..<29]))
+      && BCBPEncoder.validSequence(UnsafeBufferPointer(rebasing: leg[29..<34]))
+      && (alphanumeric(leg[34]) || (lenient && leg[34] == 0x20))
+  }
+
+  /// Whether the first `count` bytes are all printable ASCII (U+0020–U+007E), eight at a time:
+  /// a byte below 0x20 borrows into its high bit when 0x20 is subtracted, a byte above 0x7E has
+  /// its high bit set once 0x01 is added (or had it already).
+  static func allPrintable(_ bytes: UnsafeBufferPointer<UInt8>, _ count: Int) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    let raw = UnsafeRawPointer(base)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    var flagged: UInt64 = 0
+    var index = 0
+    while index + 8 <= count {
+      let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+      flagged |= ((word &- ones &* 0x20) & ~word) | ((word &+ ones) | word)
+      index += 8
+    }
+    var tail: UInt8 = 0
+    while index < count {
+      tail |= (bytes[index] &- 0x20) > 0x5E ? 1 : 0
+      index += 1
+    }
+    return flagged & highs == 0 && tail == 0
   }
 
   func isBlankLeg(at start: Int) -> Bool {
@@ -395,7 +437,10 @@ private struct Reader {
     return nil
   }
 
-  func mandatoryLeg(at start: Int, layout: LegLayout, number: Int) throws -> BoardingPass.Leg {
+  /// Checks the mandatory items of a leg (strict: items 26–117; lenient: the date, which the
+  /// pass cannot be read without).
+  func mandatoryLeg(at start: Int, layout: LegLayout, number: Int) throws {
+    if layout == .standard && standardLegFits(at: start) { return }
     if !lenient || layout == .standard {
       for item in 1...9 where !plausible(item, at: start, layout) {
         if lenient && item != 5 { continue }
@@ -410,19 +455,6 @@ private struct Reader {
       throw BCBPError(
         item: .dateOfFlight, position: at + 1, reason: "expected \(LegItems.expected[5]), found \"\(field(at, 3))\"")
     }
-    func text(_ item: Int) -> String { field(start + layout.offset(item), layout.width(item)) }
-    let dayStart = start + layout.offset(5)
-    var day = 0
-    for index in dayStart..<(dayStart + 3) { day = day * 10 + Int(byte(index) &- 0x30) }
-    var flight = text(4)
-    if lenient, flight.first == " " {
-      // A flight number written without its leading zeros (" 834"): keep the digits.
-      let digits = flight.drop { $0 == " " }
-      flight = String(repeating: "0", count: max(0, 4 - digits.prefix { $0.isNumber }.count)) + digits
-    }
-    return BoardingPass.Leg(
-      pnr: text(0), from: text(1), to: text(2), carrier: text(3), flightNumber: flight, dayOfYear: day,
-      compartment: text(6), seat: text(7), checkInSequence: text(8), passengerStatus: text(9))
   }
 
   // MARK: Conditional items
@@ -491,9 +523,12 @@ private struct Reader {
     (start..<count).contains { isSecurityStart($0) }
   }
 
+  /// Reads the conditional data `[start, end)` of leg `number` (the unique block first on leg 1),
+  /// recording where its blocks are in `leg` and in the layout.
   mutating func conditional(
-    _ leg: inout BoardingPass.Leg, pass: inout BoardingPass, first: Bool, from start: Int, to end: Int, leg number: Int
+    _ leg: inout BCBPLayout.Leg, first: Bool, from start: Int, to end: Int, leg number: Int
   ) throws {
+    leg.setRepeated(end, end, end: end)
     guard start < end else { return }
     var cursor = start
     if first {
@@ -504,11 +539,11 @@ private struct Reader {
               item: .uniqueSize, position: cursor + 1,
               reason: "the conditional data of leg 1 ends at character \(end) inside the version header (4 characters)")
           }
-          if cursor + 1 < end { pass.version = field(cursor + 1, 1) }
+          if cursor + 1 < end { layout.version = Int32(cursor + 1) }
           quirks.append(BCBPQuirk(.cutShort, position: end + 1, message: "the pass ends inside the version header"))
           return
         }
-        pass.version = field(cursor + 1, 1)
+        layout.version = Int32(cursor + 1)
         let uniqueSize = try hexSize(at: cursor + 2, item: .uniqueSize)
         cursor += 4
         var uniqueEnd = cursor + uniqueSize
@@ -528,21 +563,16 @@ private struct Reader {
             ))
           uniqueEnd = end
         }
-        try block(unique: true, from: cursor, to: uniqueEnd, sizeAt: cursor - 2) { index, value in
-          switch index {
-          case 0: pass.passengerDescription = value
-          case 1: pass.checkInSource = value
-          case 2: pass.issuanceSource = value
-          case 3: pass.issueDate = value
-          case 4: pass.documentType = value
-          case 5: pass.issuer = value
-          case 6: pass.baggageTag = value
-          case 7: pass.firstNonConsecutiveBaggageTag = value
-          default: pass.secondNonConsecutiveBaggageTag = value
-          }
-        }
-        if !pass.issueDate.isEmpty, !validIssueDate(at: cursor + 3, end: uniqueEnd) {
-          let issue = pass.issueDate
+        try block(unique: true, from: cursor, to: uniqueEnd, sizeAt: cursor - 2)
+        layout.uniqueStart = Int32(cursor)
+        layout.uniqueEnd = Int32(uniqueEnd)
+        // Item 22 is the fourth item of the unique block (after three one-character items).
+        let issueStart = cursor + 3
+        let issueEnd = min(issueStart + 4, uniqueEnd)
+        if issueStart < issueEnd, !validIssueDate(at: issueStart, end: uniqueEnd),
+          UnsafeBufferPointer(rebasing: bytes[issueStart..<issueEnd]).contains(where: { $0 != 0x20 })
+        {
+          let issue = field(issueStart, issueEnd - issueStart)
           if !lenient {
             throw BCBPError(
               item: .issueDate, position: cursor + 4,
@@ -551,7 +581,7 @@ private struct Reader {
           quirks.append(
             BCBPQuirk(
               .other, position: cursor + 4, message: "\(BCBPItem.issueDate) \"\(issue)\" is not a date: ignored"))
-          pass.issueDate = ""
+          layout.issueDateIgnored = true
         }
         cursor = uniqueEnd
       } else {
@@ -577,7 +607,7 @@ private struct Reader {
         BCBPQuirk(
           .sizeMismatch, position: cursor + 1,
           message: "leg \(number) has no \(BCBPItem.repeatedSize): \(end - cursor) characters read as airline data"))
-      leg.airlineData = String(decoding: UnsafeBufferPointer(rebasing: bytes[cursor..<end]), as: UTF8.self)
+      leg.setRepeated(cursor, cursor, end: end)
       return
     }
     let repeatedSize = try hexSize(at: cursor, item: .repeatedSize)
@@ -599,23 +629,8 @@ private struct Reader {
       )
       repeatedEnd = end
     }
-    try block(unique: false, from: cursor, to: repeatedEnd, sizeAt: cursor - 2) { index, value in
-      switch index {
-      case 0: leg.airlineNumericCode = value
-      case 1: leg.documentSerialNumber = value
-      case 2: leg.selecteeIndicator = value
-      case 3: leg.internationalDocumentationVerification = value
-      case 4: leg.marketingCarrier = value
-      case 5: leg.frequentFlyerAirline = value
-      case 6: leg.frequentFlyerNumber = value
-      case 7: leg.idAdIndicator = value
-      case 8: leg.freeBaggageAllowance = value
-      default: leg.fastTrack = value
-      }
-    }
-    if repeatedEnd < end {
-      leg.airlineData = String(decoding: UnsafeBufferPointer(rebasing: bytes[repeatedEnd..<end]), as: UTF8.self)
-    }
+    try block(unique: false, from: cursor, to: repeatedEnd, sizeAt: cursor - 2)
+    leg.setRepeated(cursor, repeatedEnd, end: end)
   }
 
   /// Widths and numeric kinds of the unique and repeated blocks' items (no `BCBPItem` on the
@@ -625,11 +640,11 @@ private struct Reader {
   static let repeatedWidths = BCBPItem.repeatedItems.map(\.width)
   static let repeatedNumeric = BCBPItem.repeatedItems.map(\.isNumeric)
 
-  /// The items of the unique or repeated block `[start, end)`, in order, handed to `assign` with
-  /// their index; items past the block are not assigned (they stay blank).
-  mutating func block(
-    unique: Bool, from start: Int, to end: Int, sizeAt: Int, assign: (Int, String) -> Void
-  ) throws {
+  /// Checks the items of the unique or repeated block `[start, end)`, in order (strict: numeric
+  /// items are digits or blanks; an item cut by the block's end is an error, a quirk when
+  /// lenient). Items past the block are blank.
+  mutating func block(unique: Bool, from start: Int, to end: Int, sizeAt: Int) throws {
+    if !lenient && strictBlockFits(unique: unique, from: start, to: end) { return }
     let widths = unique ? Self.uniqueWidths : Self.repeatedWidths
     let numeric = unique ? Self.uniqueNumeric : Self.repeatedNumeric
     var cursor = start
@@ -660,7 +675,6 @@ private struct Reader {
             reason: "expected digits or blanks, found \"\(field(cursor, width))\"")
         }
       }
-      assign(index, field(cursor, width))
       cursor += width
     }
     if cursor < end {
@@ -677,6 +691,33 @@ private struct Reader {
     }
   }
 
+  /// Whether a strict reading of the block `[start, end)` finds nothing wrong (the common case,
+  /// without the general loop): it ends where an item ends, and its numeric item (22 in the
+  /// unique block, 142 in the repeated one), when there, is digits or blanks.
+  @inline(__always) func strictBlockFits(unique: Bool, from start: Int, to end: Int) -> Bool {
+    let length = end - start
+    let numericStart: Int
+    let numericWidth: Int
+    if unique {
+      // Items 15, 12, 14, 22, 16, 21, 23, 31, 32 end at these offsets.
+      switch length {
+      case 0, 1, 2, 3, 7, 8, 11, 24, 37, 50: break
+      default: return false
+      }
+      (numericStart, numericWidth) = (3, 4)
+    } else {
+      // Items 142, 143, 18, 108, 19, 20, 236, 89, 118, 254.
+      switch length {
+      case 0, 3, 13, 14, 15, 18, 21, 37, 38, 41, 42: break
+      default: return false
+      }
+      (numericStart, numericWidth) = (0, 3)
+    }
+    guard length >= numericStart + numericWidth else { return true }
+    let numeric = UnsafeBufferPointer(rebasing: bytes[(start + numericStart)..<(start + numericStart + numericWidth)])
+    return numeric.allSatisfy(BCBPEncoder.isDigit) || numeric.allSatisfy { $0 == 0x20 }
+  }
+
   /// Whether the four characters of item 22 at `start` (before `end`) are a digit and a day of the
   /// year 001–366.
   func validIssueDate(at start: Int, end: Int) -> Bool {
@@ -691,7 +732,7 @@ private struct Reader {
 
   // MARK: Security
 
-  mutating func security(from start: Int, into pass: inout BoardingPass) throws {
+  mutating func security(from start: Int) throws {
     guard start < count else { return }
     guard byte(start) == UInt8(ascii: "^") else {
       let rest = UnsafeBufferPointer(rebasing: bytes[start..<count])
@@ -713,7 +754,7 @@ private struct Reader {
       quirks.append(BCBPQuirk(.cutShort, position: start + 1, message: "the security header is cut short: ignored"))
       return
     }
-    pass.securityType = field(start + 1, 1)
+    layout.securityType = Int32(start + 1)
     let length = try hexSize(at: start + 2, item: .securityLength)
     let dataStart = start + 4
     var dataEnd = dataStart + length
@@ -733,7 +774,8 @@ private struct Reader {
         ))
       dataEnd = count
     }
-    pass.securityData = String(decoding: UnsafeBufferPointer(rebasing: bytes[dataStart..<dataEnd]), as: UTF8.self)
+    layout.securityStart = Int32(dataStart)
+    layout.securityEnd = Int32(dataEnd)
   }
 }
 
