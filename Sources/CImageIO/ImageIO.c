@@ -27,8 +27,10 @@ void cimageio_free(void *pointer) { free(pointer); }
 
 // MARK: PNG
 
-static int decode_png(const unsigned char *data, size_t size, size_t max_pixels, unsigned char **pixels, int *width,
-                      int *height, char *error, size_t error_size) {
+// Decodes into `into` (width x height bytes, the size a header-only call gave) when it is not NULL,
+// else into a new buffer returned in `*pixels`; with `header_only`, only sets the size.
+static int decode_png(const unsigned char *data, size_t size, size_t max_pixels, int header_only, unsigned char *into,
+                      unsigned char **pixels, int *width, int *height, char *error, size_t error_size) {
   png_image image;
   memset(&image, 0, sizeof image);
   image.version = PNG_IMAGE_VERSION;
@@ -45,8 +47,15 @@ static int decode_png(const unsigned char *data, size_t size, size_t max_pixels,
     png_image_free(&image);
     return 0;
   }
+  if (header_only || (into != NULL && ((int)image.width != *width || (int)image.height != *height))) {
+    if (!header_only) set_error(error, error_size, "the PNG image changed size while it was read");
+    *width = (int)image.width;
+    *height = (int)image.height;
+    png_image_free(&image);
+    return header_only;
+  }
   image.format = PNG_FORMAT_GRAY;
-  unsigned char *buffer = malloc((size_t)image.width * image.height);
+  unsigned char *buffer = into != NULL ? into : malloc((size_t)image.width * image.height);
   if (buffer == NULL) {
     set_error(error, error_size, "out of memory");
     png_image_free(&image);
@@ -55,11 +64,11 @@ static int decode_png(const unsigned char *data, size_t size, size_t max_pixels,
   png_color white = {255, 255, 255};
   if (!png_image_finish_read(&image, &white, buffer, (png_int_32)image.width, NULL)) {
     set_error(error, error_size, image.message[0] ? image.message : "the PNG image data is damaged");
-    free(buffer);
+    if (into == NULL) free(buffer);
     png_image_free(&image);
     return 0;
   }
-  *pixels = buffer;
+  if (into == NULL) *pixels = buffer;
   *width = (int)image.width;
   *height = (int)image.height;
   png_image_free(&image);
@@ -116,8 +125,9 @@ static void jpeg_quiet(j_common_ptr info, int level) {
   (void)level;  // Warnings (corrupt data recovered) are not printed to stderr.
 }
 
-static int decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, unsigned char **pixels, int *width,
-                       int *height, char *error, size_t error_size) {
+// As decode_png.
+static int decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels, int header_only, unsigned char *into,
+                       unsigned char **pixels, int *width, int *height, char *error, size_t error_size) {
   struct jpeg_decompress_struct info;
   struct jpeg_failure failure;
   unsigned char *volatile buffer = NULL;
@@ -130,7 +140,7 @@ static int decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels
     snprintf(message, sizeof message, "the JPEG image cannot be read: %s", failure.message);
     set_error(error, error_size, message);
     jpeg_destroy_decompress(&info);
-    free(buffer);
+    if (into == NULL) free(buffer);
     return 0;
   }
   jpeg_create_decompress(&info);
@@ -145,9 +155,17 @@ static int decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels
     jpeg_destroy_decompress(&info);
     return 0;
   }
+  jpeg_calc_output_dimensions(&info);
+  if (header_only || (into != NULL && ((int)info.output_width != *width || (int)info.output_height != *height))) {
+    if (!header_only) set_error(error, error_size, "the JPEG image changed size while it was read");
+    *width = (int)info.output_width;
+    *height = (int)info.output_height;
+    jpeg_destroy_decompress(&info);
+    return header_only;
+  }
   jpeg_start_decompress(&info);
   size_t stride = info.output_width * (size_t)info.output_components;
-  buffer = malloc(stride * info.output_height);
+  buffer = into != NULL ? into : malloc(stride * info.output_height);
   if (buffer == NULL) {
     set_error(error, error_size, "out of memory");
     jpeg_destroy_decompress(&info);
@@ -158,7 +176,7 @@ static int decode_jpeg(const unsigned char *data, size_t size, size_t max_pixels
     jpeg_read_scanlines(&info, &row, 1);
   }
   jpeg_finish_decompress(&info);
-  *pixels = buffer;
+  if (into == NULL) *pixels = buffer;
   *width = (int)info.output_width;
   *height = (int)info.output_height;
   jpeg_destroy_decompress(&info);
@@ -209,8 +227,31 @@ static int encode_jpeg(const unsigned char *pixels, int width, int height, int q
 int cimageio_decode_grey(const unsigned char *data, size_t size, size_t max_pixels, unsigned char **pixels,
                          int *width, int *height, char *error, size_t error_size) {
   switch (cimageio_kind(data, size)) {
-  case CIMAGEIO_PNG: return decode_png(data, size, max_pixels, pixels, width, height, error, error_size);
-  case CIMAGEIO_JPEG: return decode_jpeg(data, size, max_pixels, pixels, width, height, error, error_size);
+  case CIMAGEIO_PNG: return decode_png(data, size, max_pixels, 0, NULL, pixels, width, height, error, error_size);
+  case CIMAGEIO_JPEG: return decode_jpeg(data, size, max_pixels, 0, NULL, pixels, width, height, error, error_size);
+  default: set_error(error, error_size, "not a PNG or JPEG image"); return 0;
+  }
+}
+
+int cimageio_grey_size(const unsigned char *data, size_t size, size_t max_pixels, int *width, int *height, char *error,
+                       size_t error_size) {
+  switch (cimageio_kind(data, size)) {
+  case CIMAGEIO_PNG: return decode_png(data, size, max_pixels, 1, NULL, NULL, width, height, error, error_size);
+  case CIMAGEIO_JPEG: return decode_jpeg(data, size, max_pixels, 1, NULL, NULL, width, height, error, error_size);
+  default: set_error(error, error_size, "not a PNG or JPEG image"); return 0;
+  }
+}
+
+int cimageio_decode_grey_into(const unsigned char *data, size_t size, unsigned char *pixels, int width, int height,
+                              char *error, size_t error_size) {
+  if (pixels == NULL || width <= 0 || height <= 0) {
+    set_error(error, error_size, "no buffer to decode into");
+    return 0;
+  }
+  size_t limit = (size_t)width * (size_t)height;
+  switch (cimageio_kind(data, size)) {
+  case CIMAGEIO_PNG: return decode_png(data, size, limit, 0, pixels, NULL, &width, &height, error, error_size);
+  case CIMAGEIO_JPEG: return decode_jpeg(data, size, limit, 0, pixels, NULL, &width, &height, error, error_size);
   default: set_error(error, error_size, "not a PNG or JPEG image"); return 0;
   }
 }

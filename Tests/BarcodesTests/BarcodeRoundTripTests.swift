@@ -129,6 +129,28 @@ import Testing
     #expect(try ZXingScanner().scan(imageData: try ImageCodec.png(image), symbologies: [.aztec]).isEmpty)
   }
 
+  /// The size comes from the header, the pixels straight into the image: every pixel of a PNG
+  /// comes back (JPEG: the size), and a PNG whose header is whole but whose pixel data is cut is refused as
+  /// damaged.
+  @Test func decode_givesEveryPixel_andRefusesDataCutAfterTheHeader() throws {
+    var image = GreyImage(width: 123, height: 45, filledWith: 255)
+    for index in image.pixels.indices { image.pixels[index] = UInt8((index * 37 + index / 123 * 11) % 256) }
+    let png = try ImageCodec.png(image)
+    let decoded = try ImageCodec.decode(png)
+    #expect(decoded.width == 123 && decoded.height == 45 && decoded.pixels == image.pixels)
+    let jpeg = try ImageCodec.jpeg(image, quality: 90)
+    let fromJPEG = try ImageCodec.decode(jpeg)
+    #expect(fromJPEG.width == 123 && fromJPEG.height == 45 && fromJPEG.pixels.count == 123 * 45)
+    // (A JPEG cut short is read as far as it goes, the rest grey, as libjpeg does.)
+    let cut = Data(png.prefix(png.count - 20))
+    #expect((try? ImageCodec.decode(cut)) == nil)
+    #expect {
+      try ImageCodec.decode(cut)
+    } throws: { error in
+      (error as? ServiceError)?.code == "unreadable_image"
+    }
+  }
+
   @Test func textTooLongForTheSymbology_isRefused() {
     let text = String(repeating: "A", count: 8_000)
     #expect {

@@ -24,6 +24,18 @@ int cimageio_kind(const unsigned char *data, size_t size);
 int cimageio_decode_grey(const unsigned char *data, size_t size, size_t max_pixels, unsigned char **pixels,
                          int *width, int *height, char *error, size_t error_size);
 
+/// The size of the PNG or JPEG image in `data` (its header only, no pixel decoded): returns 1 and
+/// sets `*width` and `*height`, or 0 with a reason in `error` (as `cimageio_decode_grey`: not an
+/// image, damaged header, more than `max_pixels` pixels).
+int cimageio_grey_size(const unsigned char *data, size_t size, size_t max_pixels, int *width, int *height, char *error,
+                       size_t error_size);
+
+/// Decodes the image in `data` as `cimageio_decode_grey` does, into the caller's `pixels` of
+/// `width` x `height` bytes (the size `cimageio_grey_size` gave): no buffer of this library to
+/// copy and free. Returns 1, or 0 with a reason in `error` (the pixels are then undefined).
+int cimageio_decode_grey_into(const unsigned char *data, size_t size, unsigned char *pixels, int width, int height,
+                              char *error, size_t error_size);
+
 /// Encodes 8-bit grey pixels (`width` x `height`, rows of `width` bytes) as PNG (`jpeg_quality`
 /// 0) or JPEG (`jpeg_quality` 1-100). On success returns 1 and sets `*out` (free it with
 /// `cimageio_free`) and `*out_size`; on failure returns 0 with a reason in `error`.
