@@ -27,7 +27,9 @@ public final class HTTPServer: Sendable {
     public var maxBodyBytes: Int
     /// Largest header block in bytes (lws's `max_http_header_data`).
     public var maxHeaderBytes: Int
-    /// Connections served at once; more wait in the listen backlog.
+    /// Connections (HTTP and WebSocket) open at once; one more is closed as soon as it is
+    /// accepted. The process's open-file limit is raised to fit them where the hard limit allows
+    /// (beyond it, connections wait in the listen backlog).
     public var maxConnections: Int
     /// Seconds a client has for each network step (headers, body) before it is dropped.
     public var clientTimeoutSeconds: Int
@@ -189,6 +191,9 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
   private var sockets: [UInt64: SocketState] = [:]
   private var upgrades: [UInt64: HTTPRequest] = [:]
   private var wsiByID: [UInt64: OpaquePointer] = [:]
+  /// Every accepted connection still open (whether or not it has sent a request), by id: the
+  /// count ``HTTPServer/Configuration/maxConnections`` caps.
+  private var accepted: Set<UInt64> = []
 
   init(configuration: HTTPServer.Configuration, routes: HTTPServer.Routes, pool: WorkerPool) {
     self.configuration = configuration
@@ -216,7 +221,11 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
     info.timeout_secs = UInt32(configuration.clientTimeoutSeconds)
     info.timeout_secs_ah_idle = UInt32(configuration.clientTimeoutSeconds)
     info.keepalive_timeout = Int32(configuration.keepAliveSeconds)
-    info.fd_limit_per_thread = UInt32(configuration.maxConnections + 8)
+    // lws sizes its socket table to the process's open-file limit and indexes it by descriptor;
+    // a smaller `fd_limit_per_thread` would make it search the table linearly on every event
+    // (see ``OpenFiles``), so the limit is raised instead and the cap enforced on accept.
+    OpenFiles.raise(toAtLeast: configuration.maxConnections + 64)
+    info.fd_limit_per_thread = 0
     info.options = travel_lws_option_validate_utf8()
     if !configuration.host.contains(":") { info.options |= travel_lws_option_disable_ipv6() }
     let cert = configuration.tlsCertificate.map { strdup($0) }
@@ -318,7 +327,18 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
       drainInbox()
       return 0
     case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-      return stopping ? 1 : 0
+      // Nonzero closes the socket just accepted.
+      return stopping || accepted.count >= configuration.maxConnections ? 1 : 0
+    case LWS_CALLBACK_SERVER_NEW_CLIENT_INSTANTIATED:
+      accepted.insert(register(wsi))
+      return 0
+    case LWS_CALLBACK_WSI_DESTROY:
+      let id = LWS.id(of: wsi)
+      if id != 0 {
+        accepted.remove(id)
+        forget(id)
+      }
+      return 0
     case LWS_CALLBACK_HTTP:
       return beginRequest(wsi, input, length)
     case LWS_CALLBACK_HTTP_BODY:

@@ -10,14 +10,30 @@ import Foundation
 /// with lws's reason when the connection could not be made or dropped). The heartbeat sends a
 /// ping after `pingSeconds` without traffic and closes after `idleSeconds` without any, so a
 /// dead server is noticed even when nothing is being sent.
+///
+/// At most `maxConnecting` connections are being opened at once (TCP connect and handshake);
+/// more wait their turn in the order `connect` was called, as RFC 6455 §4.1 asks of clients
+/// ("limit the total number of simultaneous pending connections to a reasonably low number").
+/// Thousands of connects at once would overflow the server's listen backlog (its SYNs dropped and
+/// retried seconds later) and make every connect and timer of this loop slower (libwebsockets
+/// keeps its timers in one sorted list), so most would hit lws's 5 s connect timeout.
 public final class WebSocketClient: Sendable {
   private let loop: ClientLoop
 
   /// Starts the client's service thread.
+  /// - Parameters:
+  ///   - pingSeconds: a ping after this many seconds without traffic.
+  ///   - idleSeconds: the connection is closed (`1006`) after this many without any.
+  ///   - maxMessageBytes: larger messages close the connection (`1009`).
+  ///   - maxConnecting: connections being opened at once (at least 1); the rest queue.
   /// - Throws: ``TransportError`` `client_failed` when libwebsockets cannot make a context.
-  public init(pingSeconds: Int = 15, idleSeconds: Int = 45, maxMessageBytes: Int = 4 << 20) throws {
+  public init(
+    pingSeconds: Int = 15, idleSeconds: Int = 45, maxMessageBytes: Int = 4 << 20, maxConnecting: Int = 64
+  ) throws {
     let pool = WorkerPool(name: "ws-client", threads: 2, queueLimit: 100_000)
-    loop = ClientLoop(pool: pool, pingSeconds: pingSeconds, idleSeconds: idleSeconds, maxMessageBytes: maxMessageBytes)
+    loop = ClientLoop(
+      pool: pool, pingSeconds: pingSeconds, idleSeconds: idleSeconds, maxMessageBytes: maxMessageBytes,
+      maxConnecting: max(1, maxConnecting))
     try loop.start(name: "ws-client-service") { [loop] in try loop.makeContext() }
   }
 
@@ -57,18 +73,29 @@ private struct ClientSink: FrameSink {
 private final class ClientLoop: EventLoop, @unchecked Sendable {
   let pool: WorkerPool
   let maxMessageBytes: Int
+  let maxConnecting: Int
   private var sockets: [UInt64: SocketState] = [:]
   private var wsiByID: [UInt64: OpaquePointer] = [:]
+  /// Sockets whose connection is being opened (connect called, not yet established or ended).
+  private var connecting: Set<UInt64> = []
+  /// Connects waiting for a place among ``connecting``, first come first served (from `waitingHead`).
+  private var waiting: [(socket: WebSocket, url: URL)] = []
+  private var waitingHead = 0
+  /// Set while ``startWaiting()`` runs: a connect failing at once ends inside it, and must not recurse.
+  private var starting = false
   private var stopping = false
 
-  init(pool: WorkerPool, pingSeconds: Int, idleSeconds: Int, maxMessageBytes: Int) {
+  init(pool: WorkerPool, pingSeconds: Int, idleSeconds: Int, maxMessageBytes: Int, maxConnecting: Int) {
     self.pool = pool
     self.maxMessageBytes = maxMessageBytes
+    self.maxConnecting = maxConnecting
     super.init(pingSeconds: pingSeconds, hangupSeconds: idleSeconds)
   }
 
   func makeContext() throws -> OpaquePointer {
     lws_set_log_level(Int32(LLL_ERR), nil)
+    // The context's socket table is sized to the open-file limit now (see ``OpenFiles``).
+    OpenFiles.raise()
     var info = lws_context_creation_info()
     prepare(&info)
     info.port = CONTEXT_PORT_NO_LISTEN
@@ -82,7 +109,15 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
   override func run(_ command: Command) {
     switch command {
     case .connect(let socket, let url):
-      connect(socket, url)
+      guard !stopping else {
+        SocketState(socket: socket, mailbox: Mailbox(pool: pool))
+          .deliver(.closed(code: 1006, reason: "cannot connect to \(url.absoluteString): the client is shutting down"))
+        return
+      }
+      // Known from now on (a send waits in its outbox, a close ends it), connected in turn.
+      sockets[socket.id] = SocketState(socket: socket, mailbox: Mailbox(pool: pool))
+      waiting.append((socket, url))
+      startWaiting()
     case .send(let id, let data):
       // Before the handshake completes the message waits in the outbox (sent once established).
       guard let state = sockets[id], state.closing == nil else { return }
@@ -94,7 +129,8 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
       state.closing = (code, reason)
       if let wsi = wsiByID[id] {
         lws_callback_on_writable(wsi)
-      } else {
+      } else if !connecting.contains(id) {
+        // Still waiting its turn: it never connects.
         sockets[id] = nil
         state.deliver(.closed(code: code, reason: reason))
       }
@@ -102,8 +138,15 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
       stopping = true
       for (id, state) in sockets where state.closing == nil {
         state.closing = (1001, "client shutting down")
-        if let wsi = wsiByID[id] { lws_callback_on_writable(wsi) }
+        if let wsi = wsiByID[id] {
+          lws_callback_on_writable(wsi)
+        } else if !connecting.contains(id) {
+          sockets[id] = nil
+          state.deliver(.closed(code: 1001, reason: "client shutting down"))
+        }
       }
+      waiting.removeAll()
+      waitingHead = 0
       if sockets.isEmpty { finished = true }
     case .stop:
       finished = true
@@ -117,14 +160,33 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
     sockets.removeAll()
   }
 
-  private func connect(_ socket: WebSocket, _ url: URL) {
-    let state = SocketState(socket: socket, mailbox: Mailbox(pool: pool))
-    guard !stopping, let host = url.host, let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss"
-    else {
+  /// Opens waiting connections while fewer than ``maxConnecting`` are being opened.
+  private func startWaiting() {
+    guard !starting else { return }
+    starting = true
+    defer { starting = false }
+    while connecting.count < maxConnecting, waitingHead < waiting.count {
+      let (socket, url) = waiting[waitingHead]
+      waitingHead += 1
+      // One closed while it waited is already gone.
+      if let state = sockets[socket.id], state.closing == nil { connect(socket, url, state) }
+    }
+    if waitingHead == waiting.count {
+      waiting.removeAll(keepingCapacity: true)
+      waitingHead = 0
+    } else if waitingHead > 1024, waitingHead * 2 > waiting.count {
+      waiting.removeFirst(waitingHead)
+      waitingHead = 0
+    }
+  }
+
+  private func connect(_ socket: WebSocket, _ url: URL, _ state: SocketState) {
+    guard let host = url.host, let scheme = url.scheme?.lowercased(), scheme == "ws" || scheme == "wss" else {
+      sockets[socket.id] = nil
       state.deliver(.closed(code: 1006, reason: "cannot connect to \(url.absoluteString): expected ws:// or wss://"))
       return
     }
-    sockets[socket.id] = state
+    connecting.insert(socket.id)
     let port = url.port ?? (scheme == "wss" ? 443 : 80)
     var path = url.path.isEmpty ? "/" : url.path
     if let query = url.query { path += "?" + query }
@@ -143,6 +205,7 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
     info.retry_and_idle_policy = idlePolicy
     info.ietf_version_or_minus_one = -1
     if lws_client_connect_via_info(&info) == nil, sockets[socket.id] != nil {
+      connecting.remove(socket.id)
       sockets[socket.id] = nil
       state.deliver(.closed(code: 1006, reason: "cannot connect to \(url.absoluteString)"))
     }
@@ -162,6 +225,7 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
       return 0
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
       let id = LWS.id(of: wsi)
+      if connecting.remove(id) != nil { startWaiting() }
       guard let state = sockets[id] else { return -1 }
       wsiByID[id] = wsi
       state.deliver(.opened)
@@ -194,6 +258,7 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
 
   private func end(_ id: UInt64, fallback: (UInt16, String)?) {
     wsiByID[id] = nil
+    if connecting.remove(id) != nil, !stopping { startWaiting() }
     guard let state = sockets.removeValue(forKey: id) else { return }
     let ending = state.peerClose ?? fallback.map { (code: $0.0, reason: $0.1) } ?? state.ending
     state.deliver(.closed(code: ending.code, reason: ending.reason))

@@ -5,7 +5,10 @@ import Foundation
 /// The HTTP server hands every request to one (the service thread never runs a handler: a handler
 /// may block on SQLite or a search), and every WebSocket event through a ``Mailbox`` (one
 /// connection's events in order, different connections in parallel). A full queue refuses new
-/// work (``submit(_:)`` returns false) instead of growing: the server answers `503` at once.
+/// requests (``submit(_:)`` returns false) instead of growing: the server answers `503` at once.
+/// A mailbox's turn is never refused for a full queue (its events must not be lost, and each
+/// mailbox has at most one turn queued, so they are bounded by the connections): it waits in the
+/// same queue, beyond the limit.
 public final class WorkerPool: Sendable {
   private let state: Mutex
   /// The number of threads.
@@ -30,6 +33,9 @@ public final class WorkerPool: Sendable {
   /// Queues `job`; false when the queue is full or the pool has stopped.
   @discardableResult
   public func submit(_ job: @escaping @Sendable () -> Void) -> Bool { state.append(job, limit: queueLimit) }
+
+  /// Queues `job` whatever the queue's length (a ``Mailbox``'s turn); false only when the pool has stopped.
+  func submitBeyondLimit(_ job: @escaping @Sendable () -> Void) -> Bool { state.append(job, limit: .max) }
 
   /// Jobs waiting for a thread (not counting those running).
   public var queued: Int { state.count }
@@ -102,9 +108,10 @@ public final class Mailbox: @unchecked Sendable {
   }
 
   private func schedule() {
-    let accepted = pool.submit { [self] in drain() }
+    // Never refused for a full queue (a thread per connection would be thousands of threads).
+    let accepted = pool.submitBeyondLimit { [self] in drain() }
     if !accepted {
-      // The pool is saturated or stopping: run in a thread of its own rather than lose events.
+      // The pool has stopped (shutting down): run in a thread of its own rather than lose events.
       Thread.detachNewThread { [self] in drain() }
     }
   }

@@ -302,6 +302,76 @@ struct WebSocketTests {
     #expect(code == 1001)
   }
 
+  /// 2,000 idle sockets from one client loop to one server in the same process, which starts with
+  /// the soft open-file limit most systems give (`ulimit -n` 1,024; both ends need a descriptor
+  /// each): the loops raise the limit before making their contexts, the server keeps lws's
+  /// descriptor table at the process's size (a smaller one is searched linearly on every event),
+  /// the client opens its connections a few dozen at a time; all are open at once, and the last
+  /// one still answers.
+  @Test func twoThousandIdleSocketsStayOpen() throws {
+    let count = 2000
+    var original = rlimit()
+    #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) == 0)
+    try #require(original.rlim_max >= 2 * rlim_t(count) + 256, "ulimit -Hn is too low for this test")
+    if original.rlim_cur > 1024 {
+      var lowered = original
+      lowered.rlim_cur = 1024
+      #expect(setrlimit(Int32(RLIMIT_NOFILE.rawValue), &lowered) == 0)
+    }
+    defer {
+      var now = rlimit()
+      getrlimit(Int32(RLIMIT_NOFILE.rawValue), &now)
+      if now.rlim_cur < original.rlim_cur { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) }
+    }
+    let server = try echoServer()
+    defer { server.shutdown(timeout: 5) }
+    let client = try WebSocketClient(pingSeconds: 60, idleSeconds: 600)
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/stream")!
+    let tally = OpenTally()
+    var held: [(WebSocket, AnyCancellable)] = []
+    for _ in 0..<count {
+      let socket = client.socket(to: url)
+      let cancellable = socket.events.sink { event in
+        switch event {
+        case .opened: tally.add(opened: 1)
+        case .closed: tally.add(closed: 1)
+        case .text: break
+        }
+      }
+      held.append((socket, cancellable))
+      client.connect(socket, to: url)
+    }
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline, tally.counts.opened + tally.counts.closed < count { Thread.sleep(forTimeInterval: 0.02) }
+    #expect(tally.counts == (count, 0), "\(tally.counts.opened) of \(count) opened, \(tally.counts.closed) closed")
+    #expect(server.openConnections == count)
+    let last = try #require(held.last?.0)
+    let log = EventLog(last)
+    last.send("still here")
+    #expect(log.wait(10) { $0 == .text("echo: still here") } != nil)
+  }
+
+  /// Connections beyond `maxConnecting` wait their turn; one closed while waiting ends at once
+  /// without connecting, and the others still open.
+  @Test func connectsWaitTheirTurnAndAWaitingOneCanBeClosed() throws {
+    let server = try echoServer()
+    defer { server.shutdown(timeout: 2) }
+    let client = try WebSocketClient(maxConnecting: 1)
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/stream")!
+    let sockets = (0..<4).map { _ in client.socket(to: url) }
+    let logs = sockets.map(EventLog.init)
+    for socket in sockets { client.connect(socket, to: url) }
+    sockets[3].close(code: 1000, reason: "changed my mind")
+    for log in logs.prefix(3) { #expect(log.wait { $0 == .opened } != nil) }
+    #expect(
+      logs[3].wait { if case .closed = $0 { true } else { false } } == .closed(code: 1000, reason: "changed my mind"))
+    #expect(!logs[3].all.contains(.opened))
+    sockets[2].send("third")
+    #expect(logs[2].wait { $0 == .text("echo: third") } != nil)
+  }
+
   @Test func slowReaderIsDisconnectedWithoutHoldingOthersUp() throws {
     let server = try echoServer { $0.webSocketOutboxMessages = 64 }
     defer { server.shutdown(timeout: 2) }
@@ -329,5 +399,50 @@ struct WebSocketTests {
     #expect(log.wait { $0 == .text("echo: ping") } != nil)
     // The slow reader is cut off: reading now, the stream ends before the whole flood (200 MB).
     #expect(slow.isClosedByPeer())
+  }
+}
+
+/// Opened and closed counts of many sockets.
+final class OpenTally: @unchecked Sendable {
+  private let lock = NSLock()
+  private var opened = 0
+  private var closed = 0
+  func add(opened: Int = 0, closed: Int = 0) {
+    lock.withLock {
+      self.opened += opened
+      self.closed += closed
+    }
+  }
+  var counts: (opened: Int, closed: Int) { lock.withLock { (opened, closed) } }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct WorkerPoolTests {
+  /// A mailbox's turn is queued even when the pool's queue is full (it used to get a thread of its
+  /// own: thousands of threads for thousands of new WebSockets), and runs on the pool in order.
+  @Test func mailboxTurnsWaitInThePoolBeyondItsLimit() throws {
+    let pool = WorkerPool(name: "test-pool", threads: 1, queueLimit: 2)
+    defer { pool.stop() }
+    let gate = DispatchSemaphore(value: 0)
+    let running = DispatchSemaphore(value: 0)
+    #expect(
+      pool.submit {
+        running.signal()
+        gate.wait()
+      })
+    running.wait()
+    #expect(pool.submit {})
+    #expect(pool.submit {})
+    #expect(!pool.submit {}, "an ordinary job is refused when the queue is full")
+    let tally = OpenTally()
+    let mailboxes = (0..<10).map { _ in Mailbox(pool: pool) }
+    for mailbox in mailboxes { mailbox.post { tally.add(opened: 1) } }
+    Thread.sleep(forTimeInterval: 0.2)
+    #expect(tally.counts.opened == 0, "no mailbox ran before the pool's thread was free")
+    #expect(pool.queued == 12)
+    gate.signal()
+    let deadline = Date().addingTimeInterval(5)
+    while Date() < deadline, tally.counts.opened < 10 { Thread.sleep(forTimeInterval: 0.01) }
+    #expect(tally.counts.opened == 10)
   }
 }

@@ -149,6 +149,10 @@ private final class Channel: @unchecked Sendable {
   private var history: [(sequence: Int64, data: JSONValue)] = []
   private var historyStart = 0
   private var subscribers: [ObjectIdentifier: Subscriber] = [:]
+  /// The snapshot message last sent, for the state it was made of (cleared when the state
+  /// changes) and the topic name it was made for: thousands of subscribers arriving together get
+  /// one encoding, not one each under the lock.
+  private var snapshotText: (name: String, text: String)?
   private var upstream: AnyCancellable?
   private var failure: ServiceError?
 
@@ -203,12 +207,18 @@ private final class Channel: @unchecked Sendable {
       } else if let after {
         subscriber.last = after
       } else {
-        let data: JSONValue
-        switch state {
-        case .flight(let status): data = try jsonValue(["flightStatus": status])
-        case .board(let board): data = try jsonValue(["board": board])
+        if let made = snapshotText, made.name == subscriber.name {
+          subscriber.send(made.text)
+        } else {
+          let data: JSONValue
+          switch state {
+          case .flight(let status): data = try jsonValue(["flightStatus": status])
+          case .board(let board): data = try jsonValue(["board": board])
+          }
+          let text = Self.text(subscriber.name, sequence, topic.snapshotEvent, data)
+          snapshotText = (subscriber.name, text)
+          subscriber.send(text)
         }
-        subscriber.send(Self.text(subscriber.name, sequence, topic.snapshotEvent, data))
         subscriber.last = sequence
       }
       subscriber.send(StreamMessage(type: "subscribed", topic: subscriber.name, sequence: subscriber.last).text)
@@ -281,6 +291,7 @@ private final class Channel: @unchecked Sendable {
   private func receive(_ event: Event) {
     lock.lock()
     defer { lock.unlock() }
+    snapshotText = nil
     switch event {
     case .flight(.snapshot(let status)):
       state = .flight(status)
