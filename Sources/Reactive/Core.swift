@@ -25,6 +25,7 @@ public protocol Publisher<Output, Failure> {
 
 extension Publisher {
   /// Attaches `subscriber` to this publisher (calls `receive(subscriber:)`).
+  @inlinable
   public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
     receive(subscriber: subscriber)
   }
@@ -94,7 +95,7 @@ public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
 }
 
 /// Traps like Combine does when a subscriber requests zero values.
-@inline(__always)
+@inlinable
 func assertValidRequest(_ demand: Subscribers.Demand, file: StaticString = #file, line: UInt = #line) {
   precondition(
     demand.rawValue > 0, "demand must not be zero (requesting .none is a programming error)", file: file, line: line)

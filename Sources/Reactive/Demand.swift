@@ -19,9 +19,9 @@ extension Subscribers {
   /// Encoded (`Codable`) as a single unsigned integer, as Combine does; a decoded number above
   /// `Int.max` is `.unlimited`.
   public struct Demand: Equatable, Comparable, Hashable, Codable, CustomStringConvertible, Sendable {
-    let rawValue: UInt
+    @usableFromInline let rawValue: UInt
 
-    @inline(__always)
+    @inlinable @inline(__always)
     init(rawValue: UInt) {
       self.rawValue = Swift.min(UInt(Int.max) + 1, rawValue)
     }
@@ -35,14 +35,14 @@ extension Subscribers {
     /// Creates a demand for the given maximum number of elements.
     ///
     /// - Precondition: `value >= 0` (a negative demand traps, as in Combine).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func max(_ value: Int) -> Demand {
       precondition(value >= 0, "a demand must not be negative")
       return Demand(rawValue: UInt(value))
     }
 
     /// The number of requested values, or `nil` for `.unlimited`.
-    @inline(__always)
+    @inlinable @inline(__always)
     public var max: Int? {
       self == .unlimited ? nil : Int(rawValue)
     }
@@ -61,7 +61,7 @@ extension Subscribers {
       try container.encode(rawValue)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func == (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue == rhs.rawValue }
 
     public func hash(into hasher: inout Hasher) {
@@ -71,7 +71,7 @@ extension Subscribers {
     // MARK: Arithmetic
 
     /// The sum; `.unlimited` if either side is unlimited or the sum overflows.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func + (lhs: Demand, rhs: Demand) -> Demand {
       if lhs == .unlimited || rhs == .unlimited { return .unlimited }
       let (sum, overflow) = Int(lhs.rawValue).addingReportingOverflow(Int(rhs.rawValue))
@@ -79,7 +79,7 @@ extension Subscribers {
     }
 
     /// Adds `rhs`; an unlimited `lhs` stays unlimited.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func += (lhs: inout Demand, rhs: Demand) {
       if lhs == .unlimited { return }
       lhs = lhs + rhs
@@ -88,14 +88,14 @@ extension Subscribers {
     /// Adds a count (which may be negative); `.unlimited` on overflow.
     ///
     /// - Precondition: the result is not negative.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func + (lhs: Demand, rhs: Int) -> Demand {
       if lhs == .unlimited { return .unlimited }
       let (sum, overflow) = Int(lhs.rawValue).addingReportingOverflow(rhs)
       return overflow ? .unlimited : .max(sum)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func += (lhs: inout Demand, rhs: Int) { lhs = lhs + rhs }
 
     /// The product; `.unlimited` if `lhs` is unlimited or the product overflows.
@@ -107,14 +107,14 @@ extension Subscribers {
       return overflow ? .unlimited : .max(product)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func *= (lhs: inout Demand, rhs: Int) { lhs = lhs * rhs }
 
     /// The difference: `.unlimited` minus anything is unlimited; finite minus `.unlimited` is
     /// `.none`; `.none` on overflow.
     ///
     /// - Precondition: the result is not negative.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func - (lhs: Demand, rhs: Demand) -> Demand {
       if lhs == .unlimited { return .unlimited }
       if rhs == .unlimited { return .none }
@@ -122,13 +122,13 @@ extension Subscribers {
       return overflow ? .none : .max(difference)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
 
     /// Subtracts a count (which may be negative); `.none` on overflow.
     ///
     /// - Precondition: the result is not negative.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func - (lhs: Demand, rhs: Int) -> Demand {
       if lhs == .unlimited { return .unlimited }
       let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
@@ -136,7 +136,7 @@ extension Subscribers {
     }
 
     /// Subtracts a count; an unlimited `lhs` stays unlimited.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func -= (lhs: inout Demand, rhs: Int) {
       if lhs == .unlimited { return }
       lhs = lhs - rhs
@@ -144,45 +144,45 @@ extension Subscribers {
 
     // MARK: Comparison
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func < (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue < rhs.rawValue }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func <= (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue <= rhs.rawValue }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func > (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue > rhs.rawValue }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func >= (lhs: Demand, rhs: Demand) -> Bool { lhs.rawValue >= rhs.rawValue }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func == (lhs: Demand, rhs: Int) -> Bool { lhs != .unlimited && Int(lhs.rawValue) == rhs }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func != (lhs: Demand, rhs: Int) -> Bool { lhs == .unlimited || Int(lhs.rawValue) != rhs }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func < (lhs: Demand, rhs: Int) -> Bool { lhs != .unlimited && Int(lhs.rawValue) < rhs }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func <= (lhs: Demand, rhs: Int) -> Bool { lhs != .unlimited && Int(lhs.rawValue) <= rhs }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func > (lhs: Demand, rhs: Int) -> Bool { lhs == .unlimited || Int(lhs.rawValue) > rhs }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func >= (lhs: Demand, rhs: Int) -> Bool { lhs == .unlimited || Int(lhs.rawValue) >= rhs }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func < (lhs: Int, rhs: Demand) -> Bool { rhs == .unlimited || lhs < Int(rhs.rawValue) }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func <= (lhs: Int, rhs: Demand) -> Bool { rhs == .unlimited || lhs <= Int(rhs.rawValue) }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func > (lhs: Int, rhs: Demand) -> Bool { rhs != .unlimited && lhs > Int(rhs.rawValue) }
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func >= (lhs: Int, rhs: Demand) -> Bool { rhs != .unlimited && lhs >= Int(rhs.rawValue) }
 
     // MARK: Internal helpers (never trap)
 
     /// One value delivered: the demand less one (never below zero; unlimited stays unlimited).
-    @inline(__always)
+    @inlinable @inline(__always)
     var decremented: Demand {
       rawValue == 0 || self == .unlimited ? self : Demand(rawValue: rawValue &- 1)
     }
@@ -211,7 +211,7 @@ extension Subscribers.Completion {
   }
 
   /// The same completion with its error transformed.
-  @inline(__always)
+  @inlinable @inline(__always)
   func mapError<NewFailure: Error>(_ transform: (Failure) -> NewFailure) -> Subscribers.Completion<NewFailure> {
     switch self {
     case .finished: .finished
@@ -220,7 +220,7 @@ extension Subscribers.Completion {
   }
 
   /// The same completion with its error as `any Error`.
-  @inline(__always)
+  @inlinable @inline(__always)
   var erased: Subscribers.Completion<Error> {
     switch self {
     case .finished: .finished

@@ -8,9 +8,11 @@ import Foundation
 /// cannot deadlock. Objects whose release may run arbitrary code (a subscriber, a closure, an
 /// assigned object) are released after the lock is given up, for the same reason: their `deinit`
 /// may call back in.
+@usableFromInline
 final class Lock: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
+  @usableFromInline
   init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -23,11 +25,11 @@ final class Lock: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-  @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+  @inlinable @inline(__always) func lock() { pthread_mutex_lock(mutex) }
+  @inlinable @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
 
   /// Runs `body` with the lock held; `body` must not call out of this module.
-  @inline(__always)
+  @inlinable
   func withLock<T>(_ body: () throws -> T) rethrows -> T {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
@@ -80,6 +82,7 @@ extension DescribedSubscription {
 /// Where a subscriber that holds one upstream subscription stands, as Combine's operators track
 /// it: waiting for the subscription, subscribed, completed upstream but still delivering the
 /// completion (time-shifting operators), or done.
+@usableFromInline
 enum UpstreamState {
   case awaiting
   case subscribed(Subscription)
@@ -87,6 +90,7 @@ enum UpstreamState {
   case terminal
 
   /// The upstream subscription while subscribed or delivering the completion.
+  @inlinable
   var subscription: Subscription? {
     switch self {
     case .subscribed(let subscription), .pendingTerminal(let subscription): subscription
@@ -94,11 +98,13 @@ enum UpstreamState {
     }
   }
 
+  @inlinable
   var isSubscribed: Bool {
     if case .subscribed = self { return true }
     return false
   }
 
+  @inlinable
   var isAwaiting: Bool {
     if case .awaiting = self { return true }
     return false

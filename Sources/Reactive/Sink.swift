@@ -31,12 +31,13 @@ extension Subscribers {
       return storedReceiveCompletion
     }
 
-    private let lock = Lock()
-    private var status = UpstreamState.awaiting
-    private var storedReceiveValue: (Input) -> Void
-    private var storedReceiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var status = UpstreamState.awaiting
+    @usableFromInline @exclusivity(unchecked) var storedReceiveValue: (Input) -> Void
+    @usableFromInline @exclusivity(unchecked) var storedReceiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
     /// Creates a sink with the given closures.
+    @inlinable
     public init(
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
@@ -49,6 +50,7 @@ extension Subscribers {
     public var customMirror: Mirror { Mirror(self, children: [:]) }
     public var playgroundDescription: Any { description }
 
+    @inlinable
     public func receive(subscription: Subscription) {
       lock.lock()
       guard status.isAwaiting else {
@@ -61,6 +63,7 @@ extension Subscribers {
       subscription.request(.unlimited)
     }
 
+    @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
       lock.lock()
       let receiveValue = storedReceiveValue
@@ -69,6 +72,7 @@ extension Subscribers {
       return .none
     }
 
+    @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
       lock.lock()
       let previous = status
@@ -83,6 +87,7 @@ extension Subscribers {
 
     /// Cancels the subscription and releases the closures; no closure runs afterwards. Does
     /// nothing before a subscription arrived or after termination.
+    @inlinable
     public func cancel() {
       lock.lock()
       guard case .subscribed(let subscription) = status else {
@@ -122,11 +127,12 @@ extension Subscribers {
     /// The key path of the property to assign.
     public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
-    private let lock = Lock()
-    private var storedObject: Root?
-    private var status = UpstreamState.awaiting
+    @usableFromInline let lock = Lock()
+    @usableFromInline @exclusivity(unchecked) var storedObject: Root?
+    @usableFromInline @exclusivity(unchecked) var status = UpstreamState.awaiting
 
     /// Creates a subscriber that assigns each value to `object[keyPath: keyPath]`.
+    @inlinable
     public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
       storedObject = object
       self.keyPath = keyPath
@@ -141,6 +147,7 @@ extension Subscribers {
     }
     public var playgroundDescription: Any { description }
 
+    @inlinable
     public func receive(subscription: Subscription) {
       lock.lock()
       guard status.isAwaiting else {
@@ -153,6 +160,7 @@ extension Subscribers {
       subscription.request(.unlimited)
     }
 
+    @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
       lock.lock()
       guard status.isSubscribed, let object = storedObject else {
@@ -164,6 +172,7 @@ extension Subscribers {
       return .none
     }
 
+    @inlinable
     public func receive(completion: Subscribers.Completion<Never>) {
       lock.lock()
       guard status.isSubscribed else {
@@ -178,6 +187,7 @@ extension Subscribers {
     }
 
     /// Cancels the subscription and releases `object`.
+    @inlinable
     public func cancel() {
       lock.lock()
       guard case .subscribed(let subscription) = status else {
@@ -197,6 +207,7 @@ extension Publisher {
   /// Attaches a subscriber with closure-based behavior and requests unlimited values.
   ///
   /// The subscription lives as long as the returned cancellable (store it).
+  @inlinable
   public func sink(
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
@@ -209,11 +220,13 @@ extension Publisher {
 
 extension Publisher where Failure == Never {
   /// Attaches a subscriber that runs `receiveValue` for each value (for publishers that cannot fail).
+  @inlinable
   public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
     sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }
 
   /// Assigns each element to a property of `object` (held strongly while subscribed).
+  @inlinable
   public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
     let assign = Subscribers.Assign(object: object, keyPath: keyPath)
     subscribe(assign)

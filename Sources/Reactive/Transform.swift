@@ -14,17 +14,19 @@ public enum Publishers {}
 /// `receive(_:)` goes back upstream as is; a value `step` drops returns `.max(1)`, so upstream
 /// replaces it. Like Combine's, it keeps forwarding whatever upstream sends, also after a
 /// completion (a misbehaving upstream is not policed).
+@usableFromInline
 struct PassThroughSubscriber<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-  typealias Failure = UpstreamFailure
+  @usableFromInline typealias Failure = UpstreamFailure
 
-  let combineIdentifier = CombineIdentifier()
-  let description: String
-  private let downstream: Downstream
-  private let step: (Input) -> Downstream.Input?
-  private let mapFailure: (UpstreamFailure) -> Downstream.Failure
+  @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline let description: String
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let step: (Input) -> Downstream.Input?
+  @usableFromInline let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
+  @inlinable
   init(
     _ name: String, downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
     step: @escaping (Input) -> Downstream.Input?
@@ -35,21 +37,23 @@ struct PassThroughSubscriber<Input, UpstreamFailure: Error, Downstream: Subscrib
     self.step = step
   }
 
+  @inlinable
   var playgroundDescription: Any { description }
+  @inlinable
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
-  @inline(__always)
+  @inlinable
   func receive(subscription: Subscription) {
     downstream.receive(subscription: subscription)
   }
 
-  @inline(__always)
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     guard let output = step(input) else { return .max(1) }
     return downstream.receive(output)
   }
 
-  @inline(__always)
+  @inlinable
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     switch completion {
     case .finished: downstream.receive(completion: .finished)
@@ -59,35 +63,41 @@ struct PassThroughSubscriber<Input, UpstreamFailure: Error, Downstream: Subscrib
 }
 
 /// `map`'s subscriber: ``PassThroughSubscriber`` without the optional, for the fastest path.
-private struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+@usableFromInline
+struct MapSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {
-  typealias Failure = Downstream.Failure
+  @usableFromInline typealias Failure = Downstream.Failure
 
-  let combineIdentifier = CombineIdentifier()
-  private let downstream: Downstream
-  private let transform: (Input) -> Downstream.Input
+  @usableFromInline let combineIdentifier = CombineIdentifier()
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let transform: (Input) -> Downstream.Input
 
+  @inlinable
   init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input) {
     self.downstream = downstream
     self.transform = transform
   }
 
+  @inlinable
   var description: String { "Map" }
+  @inlinable
   var playgroundDescription: Any { description }
+  @inlinable
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
-  @inline(__always)
+  @inlinable
   func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
-  @inline(__always)
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(transform(input)) }
-  @inline(__always)
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }
 
 // MARK: - Subscribers with a subscription of their own
 
 /// What a filtering operator does with one upstream value.
+@usableFromInline
 enum FilterStep<Output, Failure: Error> {
   /// Send this value downstream; the downstream's returned demand goes upstream.
   case send(Output)
@@ -101,6 +111,7 @@ enum FilterStep<Output, Failure: Error> {
 
 /// The rule of a filtering operator, kept by ``FilterSubscription`` until it terminates (then
 /// released with whatever its closures capture).
+@usableFromInline
 protocol FilterRule {
   associatedtype Input
   associatedtype Output
@@ -112,6 +123,7 @@ protocol FilterRule {
 }
 
 extension FilterRule {
+  @inlinable
   var mirrorChildren: [Mirror.Child] { [] }
 }
 
@@ -125,19 +137,21 @@ extension FilterRule {
 ///
 /// `@unchecked Sendable`: the state is guarded by a lock; the rule runs without it, once at a time
 /// as upstream delivers serially.
+@usableFromInline
 final class FilterSubscription<Rule: FilterRule, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Rule.Output == Downstream.Input, Rule.Failure == Downstream.Failure {
-  typealias Input = Rule.Input
-  typealias Failure = UpstreamFailure
+  @usableFromInline typealias Input = Rule.Input
+  @usableFromInline typealias Failure = UpstreamFailure
 
-  let description: String
-  private let lock = Lock()
-  private var status = UpstreamState.awaiting
-  private let downstream: Downstream
-  private var rule: Rule?
-  private let mapFailure: (UpstreamFailure) -> Downstream.Failure
+  @usableFromInline let description: String
+  @usableFromInline let lock = Lock()
+  @usableFromInline @exclusivity(unchecked) var status = UpstreamState.awaiting
+  @usableFromInline let downstream: Downstream
+  @usableFromInline @exclusivity(unchecked) var rule: Rule?
+  @usableFromInline let mapFailure: (UpstreamFailure) -> Downstream.Failure
 
+  @inlinable
   init(
     _ name: String, rule: Rule, downstream: Downstream, mapFailure: @escaping (UpstreamFailure) -> Downstream.Failure
   ) {
@@ -147,7 +161,9 @@ where Rule.Output == Downstream.Input, Rule.Failure == Downstream.Failure {
     self.mapFailure = mapFailure
   }
 
+  @inlinable
   var playgroundDescription: Any { description }
+  @inlinable
   var customMirror: Mirror {
     lock.lock()
     let children: [Mirror.Child] = [(label: "downstream", value: downstream as Any)] + (rule?.mirrorChildren ?? [])
@@ -155,6 +171,7 @@ where Rule.Output == Downstream.Input, Rule.Failure == Downstream.Failure {
     return Mirror(self, children: children)
   }
 
+  @inlinable
   func receive(subscription: Subscription) {
     lock.lock()
     guard status.isAwaiting else {
@@ -167,6 +184,7 @@ where Rule.Output == Downstream.Input, Rule.Failure == Downstream.Failure {
     downstream.receive(subscription: self)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     lock.lock()
     guard case .subscribed(let subscription) = status, var rule else {
@@ -197,6 +215,7 @@ where Rule.Output == Downstream.Input, Rule.Failure == Downstream.Failure {
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     lock.lock()
     guard status.isSubscribed else {
@@ -210,6 +229,7 @@ where Rule.Output == Downstream.Input, Rule.Failure == Downstream.Failure {
     downstream.receive(completion: completion.mapError(mapFailure))
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     assertValidRequest(demand)
     lock.lock()
@@ -220,6 +240,7 @@ where Rule.Output == Downstream.Input, Rule.Failure == Downstream.Failure {
     subscription?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     lock.lock()
     let subscription = status.subscription
@@ -231,7 +252,8 @@ where Rule.Output == Downstream.Input, Rule.Failure == Downstream.Failure {
   /// Marks the subscription terminated and releases the rule and the upstream subscription
   /// (outside the lock); false if it already was. The downstream stays referenced until this
   /// subscription is released, as in Combine.
-  private func terminate() -> Bool {
+  @inlinable
+  func terminate() -> Bool {
     lock.lock()
     if case .terminal = status {
       lock.unlock()
@@ -349,11 +371,13 @@ extension Publishers {
     /// The closure that transforms elements from the upstream publisher.
     public let transform: (Upstream.Output) -> Output
 
+    @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
       self.upstream = upstream
       self.transform = transform
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(MapSubscriber(downstream: subscriber, transform: transform))
     }
@@ -545,11 +569,13 @@ extension Publishers {
     public let upstream: Upstream
     public let transform: (Upstream.Output) -> Output?
 
+    @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output?) {
       self.upstream = upstream
       self.transform = transform
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         PassThroughSubscriber<Upstream.Output, Failure, S>(
@@ -635,11 +661,13 @@ extension Publishers {
     public let upstream: Upstream
     public let isIncluded: (Upstream.Output) -> Bool
 
+    @inlinable
     public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.isIncluded = isIncluded
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let isIncluded = isIncluded
       upstream.subscribe(
@@ -713,16 +741,24 @@ extension Publisher {
 // MARK: - removeDuplicates, tryRemoveDuplicates
 
 /// `removeDuplicates`' rule: drops an element the predicate calls a duplicate of the previous one.
+@usableFromInline
 struct RemoveDuplicatesRule<Input, Failure: Error>: FilterRule {
-  let predicate: (Input, Input) -> Bool
-  var last: Input?
+  @usableFromInline let predicate: (Input, Input) -> Bool
+  @usableFromInline var last: Input?
 
+  @inlinable
+  init(predicate: @escaping (Input, Input) -> Bool) {
+    self.predicate = predicate
+  }
+
+  @inlinable
   mutating func apply(_ input: Input) -> FilterStep<Input, Failure> {
     defer { last = input }
     guard let last else { return .send(input) }
     return predicate(last, input) ? .drop : .send(input)
   }
 
+  @inlinable
   var mirrorChildren: [Mirror.Child] { [("last", last as Any)] }
 }
 
@@ -754,11 +790,13 @@ extension Publishers {
     /// Returns `true` when the second element is a duplicate of the first.
     public let predicate: (Output, Output) -> Bool
 
+    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         FilterSubscription<RemoveDuplicatesRule<Output, Failure>, Failure, S>(
@@ -878,14 +916,16 @@ extension Publisher where Failure == Never {
 
 /// `scan`'s subscriber: passes the upstream subscription through and sends each accumulated
 /// result (a class: it keeps the accumulator).
-private final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+@usableFromInline
+final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
   CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
-  typealias Failure = Downstream.Failure
-  private let downstream: Downstream
-  private let nextPartialResult: (Downstream.Input, Input) -> Downstream.Input
-  private var result: Downstream.Input
+  @usableFromInline typealias Failure = Downstream.Failure
+  @usableFromInline let downstream: Downstream
+  @usableFromInline let nextPartialResult: (Downstream.Input, Input) -> Downstream.Input
+  @usableFromInline @exclusivity(unchecked) var result: Downstream.Input
 
+  @inlinable
   init(
     downstream: Downstream, initialResult: Downstream.Input,
     nextPartialResult: @escaping (Downstream.Input, Input) -> Downstream.Input
@@ -895,17 +935,23 @@ private final class ScanSubscriber<Input, Downstream: Subscriber>: Subscriber, C
     self.nextPartialResult = nextPartialResult
   }
 
+  @inlinable
   var description: String { "Scan" }
+  @inlinable
   var playgroundDescription: Any { description }
+  @inlinable
   var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "result": result]) }
 
+  @inlinable
   func receive(subscription: Subscription) { downstream.receive(subscription: subscription) }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     result = nextPartialResult(result, input)
     return downstream.receive(result)
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
 }
 
@@ -923,6 +969,7 @@ extension Publishers {
     public let initialResult: Output
     public let nextPartialResult: (Output, Upstream.Output) -> Output
 
+    @inlinable
     public init(
       upstream: Upstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
     ) {
@@ -931,6 +978,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         ScanSubscriber(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
