@@ -47,6 +47,8 @@ struct App {
 var targets: [Target] = [
   // SQLite 3 (the store). Debian: libsqlite3-dev.
   .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+  // libpq 15, PostgreSQL's client library (the store on a PostgreSQL server). Debian: libpq-dev.
+  .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
   // OpenSSL libcrypto (scrypt, AES-256-GCM, RAND_bytes, CRYPTO_memcmp, ECDSA). Debian: libssl-dev.
   .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
   // libwebsockets 4.1: HTTP/1.1 + WebSocket server and WebSocket client. Debian: libwebsockets-dev.
@@ -70,7 +72,7 @@ targets += library(
   "CommonUI", ["Common", "Reactive"], testDependencies: ["CommonTesting", "Common", "Reactive"], snapshots: true)
 // The embedded "remote systems": storage, accounts, payments, inventory, search engines.
 targets += library(
-  "Backend", ["Common", "Reactive", "CSQLite", "COpenSSL"],
+  "Backend", ["Common", "Reactive", "CSQLite", "CLibPQ", "COpenSSL"],
   testDependencies: ["CommonTesting", "Common", "Reactive"]
 )
 // HTTP/1.1 + WebSocket server and WebSocket client over libwebsockets (one service thread).

@@ -41,9 +41,23 @@ public final class BackendServices: Sendable {
   /// `vault.key` is read or made when a card is first added or charged.
   /// - Throws: ``ServiceError`` `data_dir_unreadable`, `data_dir_unusable`, `store_unreadable` (a
   ///   foreign or non-database file, left untouched), `store_outdated`.
-  public init(dataDirectory: URL, environment: BackendEnvironment = .live) throws {
+  ///
+  /// With `database` ``DatabaseLocation/postgres(_:)`` the store is that PostgreSQL database
+  /// instead (connected and migrated now); the keys (`vault.key`, `offer-signing.key`, the
+  /// boarding-pass key) stay in `dataDirectory`.
+  /// - Throws: also `store_unavailable` when the PostgreSQL database cannot be reached.
+  public init(
+    dataDirectory: URL, database location: DatabaseLocation = .sqlite, environment: BackendEnvironment = .live
+  )
+    throws
+  {
     do {
-      database = try Store.openDeferred(dataDirectory: dataDirectory, migrations: Self.migrations)
+      switch location {
+      case .sqlite:
+        database = try Store.openDeferred(dataDirectory: dataDirectory, migrations: Self.migrations)
+      case .postgres(let configuration):
+        database = try Store.open(postgres: configuration, migrations: Self.migrations)
+      }
     } catch {
       throw ServiceError.wrapping(error)
     }

@@ -23,6 +23,7 @@ public enum AgentCommands {
     options: [
       .option("email", "EMAIL", help: "The agent's email; it is how they sign in.", required: true),
       .option("name", "NAME", help: "The name travellers see (default: the email's name, capitalised)."),
+      ServerCommandLine.databaseOption,
     ],
     examples: ["--email grace@agency.example --name \"Grace Hopper\" < password.txt"],
     action: { invocation in
@@ -41,7 +42,8 @@ public enum AgentCommands {
           throw CLIError.usage("the two passwords differ: type the same password twice", code: "password_mismatch")
         }
       }
-      let services = try BackendServices(dataDirectory: context.dataDirectory)
+      let services = try BackendServices(
+        dataDirectory: context.dataDirectory, database: try ServerCommandLine.database(invocation))
       let agent = try services.agents.add(email: email, name: invocation.value("name"), password: password)
       struct Document: Encodable { var agent: AgentProfile }
       try context.emit(json: Document(agent: agent)) {
@@ -52,10 +54,12 @@ public enum AgentCommands {
   static let list = Command(
     name: "list",
     summary: "List the travel agents.",
+    options: [ServerCommandLine.databaseOption],
     action: { invocation in
       ServerCommandLine.releaseTerminationSignals()  // Ctrl-C interrupts an operator's command
       let context = invocation.context
-      let agents = try BackendServices(dataDirectory: context.dataDirectory).agents.list()
+      let database = try ServerCommandLine.database(invocation)
+      let agents = try BackendServices(dataDirectory: context.dataDirectory, database: database).agents.list()
       struct Document: Encodable { var agents: [AgentProfile] }
       try context.emit(json: Document(agents: agents)) {
         agents.isEmpty

@@ -21,8 +21,8 @@ final class ServerBackend: Sendable {
   let checkIn: any CheckInService
   private let hotelEngines = HotelEngines()
 
-  init(dataDirectory: URL, environment: BackendEnvironment) throws {
-    let services = try BackendServices(dataDirectory: dataDirectory, environment: environment)
+  init(dataDirectory: URL, database: DatabaseLocation = .sqlite, environment: BackendEnvironment) throws {
+    let services = try BackendServices(dataDirectory: dataDirectory, database: database, environment: environment)
     self.services = services
     let preferred: @Sendable () -> String? = {
       RequestScope.token.flatMap { try? services.accounts.preferences(token: $0).currencyCode }

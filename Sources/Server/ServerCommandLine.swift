@@ -26,9 +26,40 @@ public enum ServerCommandLine {
       transport.maxConnections = try maxConnections(text)
     }
     try allowDescriptors(for: transport.maxConnections)
-    return TravelServer.Configuration(
+    var configuration = TravelServer.Configuration(
       host: host, port: port, dataDirectory: invocation.context.dataDirectory, tlsCertificate: cert, tlsKey: key,
       transport: transport, flightStatus: try FlightsWiring.status(context: invocation.context))
+    configuration.database = try database(invocation)
+    return configuration
+  }
+
+  /// The option naming the store's database (`travel-server`, `agents add`, `agents list`).
+  public static let databaseOption = OptionSpec.option(
+    "database", "URL",
+    help: "PostgreSQL database (postgresql://USER@HOST/DB; env TRAVEL_DATABASE_URL); default: the data directory's "
+      + "SQLite file.")
+
+  /// Where the store is: `--database URL`, else `TRAVEL_DATABASE_URL` (when not empty), else the
+  /// data directory's SQLite file (``DatabaseLocation/sqlite``).
+  /// - Throws: ``CLIError`` usage (exit 2, `invalid_database_url`) for a malformed URL, another
+  ///   scheme than `postgres://`/`postgresql://` or an unknown parameter, naming the source.
+  public static func database(_ invocation: Invocation) throws -> DatabaseLocation {
+    let source: String
+    let text: String
+    if let option = invocation.value("database") {
+      (source, text) = ("--database", option)
+    } else if let variable = invocation.context.environment["TRAVEL_DATABASE_URL"],
+      !variable.trimmingCharacters(in: .whitespaces).isEmpty
+    {
+      (source, text) = ("TRAVEL_DATABASE_URL", variable)
+    } else {
+      return .sqlite
+    }
+    do {
+      return try DatabaseLocation.parse(text.trimmingCharacters(in: .whitespaces))
+    } catch let error as ServiceError {
+      throw CLIError.usage("\(source): \(error.message)", code: error.code)
+    }
   }
 
   /// The largest `--max-connections`: one file descriptor each, far above what one process is

@@ -19,6 +19,9 @@ public final class TravelServer: Sendable {
     public var port: Int
     /// The store (`travel.sqlite3`, `vault.key`), as for the apps.
     public var dataDirectory: URL
+    /// The database: the data directory's SQLite file (the default) or a PostgreSQL database
+    /// (`--database`, `TRAVEL_DATABASE_URL`); the keys stay in ``dataDirectory`` either way.
+    public var database: DatabaseLocation = .sqlite
     public var tlsCertificate: String?
     public var tlsKey: String?
     /// The clock and password cost of the backend (tests make hashing cheap).
@@ -81,11 +84,13 @@ public final class TravelServer: Sendable {
   public let baseURL: URL
 
   /// Opens the store and starts listening.
-  /// - Throws: ``ServiceError``: `store_unreadable`, `data_dir_unusable`, `reference_data_unavailable`
+  /// - Throws: ``ServiceError``: `store_unreadable`, `store_unavailable` (the PostgreSQL database
+  ///   cannot be reached), `data_dir_unusable`, `reference_data_unavailable`
   ///   (the store or data), `listen_failed` (`.unavailable`: the address is in use or not of this machine).
   public init(configuration: Configuration) throws {
     let backend = try ServerBackend(
-      dataDirectory: configuration.dataDirectory, environment: configuration.backendEnvironment)
+      dataDirectory: configuration.dataDirectory, database: configuration.database,
+      environment: configuration.backendEnvironment)
     let status = configuration.flightStatus
     let hub = try StreamHub(
       feed: backend.events, topics: configuration.topics + ChatEndpoints.topics(backend),

@@ -21,7 +21,21 @@ public enum CarRentalSchema {
           active INTEGER NOT NULL DEFAULT 1
         );
         CREATE INDEX car_rentals_by_desk ON car_rentals (location_id, company_id, acriss, pickup_at);
-        """)
+        """),
+    // One row per fleet (company, desk, ACRISS code), locked by each booking of that fleet before
+    // it counts the cars out: the count spans rows, so concurrent bookings of one fleet must take
+    // turns (PostgreSQL in READ COMMITTED; SQLite's one writer takes turns anyway).
+    Migration(
+      id: "cars.002",
+      sql: """
+        CREATE TABLE car_fleet_locks (
+          company_id TEXT NOT NULL,
+          location_id TEXT NOT NULL,
+          acriss TEXT NOT NULL,
+          bookings INTEGER NOT NULL,
+          PRIMARY KEY (company_id, location_id, acriss)
+        ) WITHOUT ROWID;
+        """),
   ]
 }
 
@@ -78,6 +92,13 @@ public struct SQLiteCarRentals: CarRentalsStore, @unchecked Sendable {
     until: Date
   ) throws {
     let key = CarFleetKey(companyID: desk.company.id, locationID: desk.location.id, acriss: acriss.rawValue)
+    // Takes the fleet's row lock first (held until the booking commits or rolls back), so the
+    // count below sees every booking of this fleet committed before it.
+    try db.run(
+      """
+      INSERT INTO car_fleet_locks (company_id, location_id, acriss, bookings) VALUES (?, ?, ?, 1)
+      ON CONFLICT (company_id, location_id, acriss) DO UPDATE SET bookings = car_fleet_locks.bookings + 1
+      """, key.companyID, key.locationID, key.acriss)
     let busy = try busyCounts(db, locationIDs: [desk.location.id], from: from, until: until)[key] ?? 0
     guard busy < desk.fleet[acriss] ?? 0 else {
       throw ServiceError.refused(

@@ -147,12 +147,13 @@ extension ChatStore {
     let last: Int64 =
       try db.queryOne("SELECT MAX(sequence) AS last FROM chat_messages WHERE conversation_id = ?", conversationID)?
       .get("last", as: Int64?.self) ?? 0
-    try db.run(
-      """
-      INSERT INTO chat_messages (conversation_id, sequence, sender, agent_id, sender_key, body, reservation_id,
-        client_id, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """, conversationID, last + 1, sender.rawValue, agentID, senderKey, text, trip, clientID, now)
-    let id = db.lastInsertRowID
+    let id: Int64 =
+      try db.query(
+        """
+        INSERT INTO chat_messages (conversation_id, sequence, sender, agent_id, sender_key, body, reservation_id,
+          client_id, sent_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+        """, conversationID, last + 1, sender.rawValue, agentID, senderKey, text, trip, clientID, now
+      ).first?.get("id") ?? 0
     try db.run("UPDATE conversations SET updated_at = ? WHERE id = ?", now, conversationID)
     return try storedMessage(id, db)
   }

@@ -64,10 +64,11 @@ public final class ChatStore: ChatService, @unchecked Sendable {
         {
           conversationID = try open.get("id")
         } else {
-          try db.run(
-            "INSERT INTO conversations (user_id, status, created_at, updated_at) VALUES (?, 'open', ?, ?)", userID, now,
-            now)
-          conversationID = db.lastInsertRowID
+          conversationID =
+            try db.query(
+              "INSERT INTO conversations (user_id, status, created_at, updated_at) VALUES (?, 'open', ?, ?) RETURNING id",
+              userID, now, now
+            ).first?.get("id") ?? 0
           started = true
         }
         if let trip {

@@ -73,7 +73,8 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
         try Self.refuseDuplicate(current, passengers: request.passengers, context: context)
       }
       try SQLiteFlightSeats.take(
-        context.db, reservationID: context.reservationID, flights: id.flights, cabin: id.cabin, seats: id.adults)
+        context.db, reservationID: context.reservationID, flights: id.flights, cabin: id.cabin, seats: id.adults,
+        capacity: { engine.seatCapacity(of: $0, cabin: id.cabin) })
     }
   }
 

@@ -539,8 +539,10 @@ public final class FlightCheckIn: CheckInService, @unchecked Sendable {
     let signed = try signer.sign(pass)
     try db.run(
       """
-      INSERT OR REPLACE INTO boarding_passes (reservation_id, passenger, direction, legs, bcbp, issued_at)
+      INSERT INTO boarding_passes (reservation_id, passenger, direction, legs, bcbp, issued_at)
       VALUES (?, ?, ?, ?, ?, ?)
+      ON CONFLICT (reservation_id, passenger, direction) DO UPDATE
+        SET legs = excluded.legs, bcbp = excluded.bcbp, issued_at = excluded.issued_at
       """, booked.reservation.id, Int64(passenger), Int64(direction), legs.map { "\($0.index)" }.joined(separator: ","),
       try signed.encoded(), now)
   }

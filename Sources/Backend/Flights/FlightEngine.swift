@@ -180,6 +180,13 @@ public final class FlightEngine: FlightSearching, Sendable {
     try signer.verify(id.signature, for: id.payload, id: id.description, search: "search")
   }
 
+  /// The seats of `cabin` on `flight`'s aircraft (0 when the flight is not in the schedule or
+  /// has no such cabin): the most that may be sold on one of its departures.
+  func seatCapacity(of flight: Flight, cabin: Cabin) -> Int {
+    guard let index = network.pattern(of: flight) else { return 0 }
+    return Int(network.capacity(of: index, cabin: cabin))
+  }
+
   /// The offer of `id` priced over `booked` (the seats sold on its flights, read in the booking
   /// transaction), in the currency of its quote.
   func offer(_ id: FlightOfferID, booked: [BookedSeats]) throws -> FlightOffer {

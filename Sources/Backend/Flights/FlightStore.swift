@@ -70,14 +70,33 @@ public struct SQLiteFlightSeats: FlightSeatReading, @unchecked Sendable {
     }
   }
 
-  /// Takes `seats` on every flight of `flights` for `reservationID` (in the booking transaction).
-  static func take(_ db: Database, reservationID: String, flights: [DatedFlight], cabin: Cabin, seats: Int) throws {
+  /// Takes `seats` on every flight of `flights` for `reservationID` (in the booking transaction),
+  /// each with one conditional statement: the row's `booked` grows only while it stays within
+  /// `capacity(flight)` (the cabin's seats), checked against the row as it is when the statement
+  /// runs (PostgreSQL locks the row and re-reads it in `READ COMMITTED`; SQLite has one writer).
+  /// So concurrent buyers on any number of servers never sell more seats than the cabin has.
+  /// - Throws: `sold_out` (`.refused`) naming the flight when fewer than `seats` are left on it;
+  ///   the transaction then rolls back what earlier flights took.
+  static func take(
+    _ db: Database, reservationID: String, flights: [DatedFlight], cabin: Cabin, seats: Int,
+    capacity: (Flight) -> Int
+  ) throws {
     for dated in flights {
-      try db.run(
-        """
-        INSERT INTO flight_seats (flight, date, cabin, booked) VALUES (?, ?, ?, ?)
-        ON CONFLICT (flight, date, cabin) DO UPDATE SET booked = booked + excluded.booked
-        """, dated.flight.code, dated.date.description, cabin.rawValue, Int64(seats))
+      let limit = capacity(dated.flight)
+      let taken =
+        seats <= limit
+        ? try db.query(
+          """
+          INSERT INTO flight_seats (flight, date, cabin, booked) VALUES (?, ?, ?, ?)
+          ON CONFLICT (flight, date, cabin) DO UPDATE SET booked = flight_seats.booked + excluded.booked
+          WHERE flight_seats.booked + excluded.booked <= ?
+          RETURNING booked
+          """, dated.flight.code, dated.date.description, cabin.rawValue, Int64(seats), Int64(limit)) : []
+      guard !taken.isEmpty else {
+        throw ServiceError.refused(
+          "sold_out",
+          "sold out: fewer than \(seats) \(cabin.displayName.lowercased()) seat(s) left on \(dated); search again")
+      }
       try db.run(
         "INSERT INTO flight_bookings (reservation_id, flight, date, cabin, seats) VALUES (?, ?, ?, ?, ?)",
         reservationID, dated.flight.code, dated.date.description, cabin.rawValue, Int64(seats))

@@ -36,28 +36,32 @@ public enum HotelStore {
 
   /// Takes `rooms` rooms of `roomType` at `hotelId` on every night of `stay`, of `capacity` rooms
   /// in all, for reservation `reservationId`. Run inside the booking transaction.
-  /// - Throws: `sold_out` (`.refused`) when any night has fewer than `rooms` free; nothing is taken then.
+  ///
+  /// Each night is taken by one conditional statement (the night's `booked` grows only while it
+  /// stays within `capacity`, checked on the row as it is when the statement runs), so concurrent
+  /// bookings on any number of servers never give more rooms than the hotel has.
+  /// - Throws: `sold_out` (`.refused`) when any night has fewer than `rooms` free; the
+  ///   transaction rolls back the nights taken before it.
   static func take(
     _ rooms: Int, of roomType: RoomType, at hotelId: String, capacity: Int, stay: DateRange, reservationId: String,
     in db: Database
   ) throws {
-    let taken: [String: Int] = Dictionary(
-      uniqueKeysWithValues: try db.query(
-        "SELECT night, booked FROM hotel_room_nights WHERE hotel_id = ? AND room_type = ? AND night >= ? AND night < ?",
-        hotelId, roomType.rawValue, stay.start.description, stay.end.description
-      ).map { (try $0.get("night", as: String.self), try $0.get("booked", as: Int.self)) })
-    for night in stay.dates where (taken[night.description] ?? 0) + rooms > capacity {
-      throw ServiceError.refused(
-        "sold_out",
-        "sold out: no \(rooms == 1 ? "" : "\(rooms) ")\(roomType.rawValue) room\(rooms == 1 ? " is" : "s are") free on \(night) at this hotel any more; search again"
-      )
-    }
     for night in stay.dates {
-      try db.run(
-        """
-        INSERT INTO hotel_room_nights (hotel_id, room_type, night, booked) VALUES (?, ?, ?, ?)
-        ON CONFLICT (hotel_id, room_type, night) DO UPDATE SET booked = booked + excluded.booked
-        """, hotelId, roomType.rawValue, night.description, rooms)
+      let taken =
+        rooms <= capacity
+        ? try db.query(
+          """
+          INSERT INTO hotel_room_nights (hotel_id, room_type, night, booked) VALUES (?, ?, ?, ?)
+          ON CONFLICT (hotel_id, room_type, night) DO UPDATE SET booked = hotel_room_nights.booked + excluded.booked
+          WHERE hotel_room_nights.booked + excluded.booked <= ?
+          RETURNING booked
+          """, hotelId, roomType.rawValue, night.description, rooms, capacity) : []
+      guard !taken.isEmpty else {
+        throw ServiceError.refused(
+          "sold_out",
+          "sold out: no \(rooms == 1 ? "" : "\(rooms) ")\(roomType.rawValue) room\(rooms == 1 ? " is" : "s are") free on \(night) at this hotel any more; search again"
+        )
+      }
     }
     try db.run(
       """

@@ -161,7 +161,11 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
           "invalid_total", "cannot charge \(request.total): expected a non-negative ISO 4217 amount")
       }
       let total = request.total.rounded()
-      return try db.write { db in
+      return try db.write(isolation: .readCommitted) { db in
+        // One booking or cancellation per user at a time (the user's row lock, to commit): the
+        // idempotency check, the duplicate rule, the card and the trips topic's sequence read
+        // what the user's previous booking committed. Inventory is taken by conditional statements.
+        _ = try db.query("SELECT id FROM users WHERE id = ? FOR UPDATE", userID)
         if let key = request.idempotencyKey,
           let row = try db.queryOne("SELECT * FROM reservations WHERE user_id = ? AND idempotency_key = ?", userID, key)
         {
@@ -219,7 +223,8 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
   ) throws -> Reservation {
     try serviceCall {
       let userID = try accounts.userID(token: token)
-      return try db.write { db in
+      return try db.write(isolation: .readCommitted) { db in
+        _ = try db.query("SELECT id FROM users WHERE id = ? FOR UPDATE", userID)
         var reservation = try Self.owned(id, userID: userID, db)
         guard reservation.status == .confirmed else {
           throw ServiceError.refused("already_cancelled", "reservation \(id) is already cancelled")

@@ -5,7 +5,19 @@ import Foundation
 /// SQLite's "copy the value now" destructor, for binding Swift strings and data.
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-/// One SQLite connection with a cache of prepared statements.
+/// The store's connection: one SQLite connection with a cache of prepared statements, or (opened
+/// with ``init(postgres:)``) a pool of PostgreSQL connections (``PostgresStore``). The services
+/// write SQLite's dialect with `?` parameters; on PostgreSQL every statement goes through
+/// ``PostgresDialect`` (`$n` parameters, types, `INSERT OR IGNORE`, …), so the services' code is
+/// the same on both drivers.
+///
+/// **PostgreSQL** (several server instances on one database): calls are not serialised; each
+/// statement borrows a pooled connection, and ``write(isolation:_:)`` holds one for its
+/// transaction, pinned to the calling thread (every statement the body runs on this store goes
+/// to it). ``write(isolation:_:)`` is `SERIALIZABLE` by default (the same guarantee as SQLite's
+/// single writer: a body that reads, checks and writes stays correct), retried on `40001`/`40P01`;
+/// booking and cancelling run in `READ COMMITTED` with conditional statements and row locks
+/// instead (see ``ReservationLedger``). Failures are ``PostgresError``s.
 ///
 /// A `Database` is safe to share between threads: every call holds the connection's lock, so
 /// calls run one at a time. For parallelism open one `Database` per thread (they coordinate
@@ -44,6 +56,8 @@ public final class Database: @unchecked Sendable {
   }
 
   private var handle: OpaquePointer?
+  /// The PostgreSQL driver (nil: SQLite).
+  private let postgres: PostgresStore?
   private var statements: [String: OpaquePointer] = [:]
   private let lock = NSRecursiveLock()
   private var inTransaction = false
@@ -52,7 +66,7 @@ public final class Database: @unchecked Sendable {
   private var opening = false
   /// For a deferred store: its directory and migrations (applied when it opens read-write).
   private let deferred: (directory: URL, migrations: [Migration])?
-  /// The file path, or `":memory:"`.
+  /// The file path, or `":memory:"`; for PostgreSQL the URL without its password.
   public let path: String
 
   /// Opens (or creates) the database at `path` for reading and writing.
@@ -65,14 +79,34 @@ public final class Database: @unchecked Sendable {
   public init(path: String) throws {
     self.path = path
     deferred = nil
+    postgres = nil
     try openReadWrite()
   }
+
+  /// Connects to the PostgreSQL database of `configuration` (one connection now, more as needed
+  /// up to its pool size). Use ``Store/open(postgres:migrations:)`` to migrate it as well.
+  /// - Throws: ``PostgresError`` (a connection failure: `store_unavailable` once wrapped) with
+  ///   libpq's reason (unreachable, authentication, no such database, TLS).
+  public init(postgres configuration: PostgresConfiguration) throws {
+    path = configuration.displayName
+    deferred = nil
+    postgres = try PostgresStore(configuration)
+  }
+
+  /// Which database this is.
+  public enum Driver: String, Sendable {
+    case sqlite, postgres
+  }
+
+  /// SQLite or PostgreSQL.
+  public var driver: Driver { postgres == nil ? .sqlite : .postgres }
 
   /// A deferred store at `directory/fileName` (see the type's documentation); opens read-only or
   /// on the in-memory placeholder.
   init(deferredStoreIn directory: URL, fileName: String, migrations: [Migration]) throws {
     path = directory.appendingPathComponent(fileName).path
     deferred = (directory, migrations)
+    postgres = nil
     try DataDirectory.check(DataDirectory.status(of: directory), for: .read, path: directory.path)
     if DataDirectory.status(of: URL(fileURLWithPath: path)).exists {
       try openReadOnly()
@@ -84,10 +118,11 @@ public final class Database: @unchecked Sendable {
   deinit { close() }
 
   /// What the connection is open on (a plain ``init(path:)`` is always ``Connection/readWrite``).
-  public var connection: Connection { locked { state } }
+  public var connection: Connection { postgres == nil ? locked { state } : .readWrite }
 
   /// Closes the connection (further calls fail). Called by `deinit`.
   public func close() {
+    postgres?.close()
     lock.lock()
     defer { lock.unlock() }
     closeHandle()
@@ -288,7 +323,10 @@ public final class Database: @unchecked Sendable {
   /// Runs one statement with an array of bindings. - Returns: rows changed.
   @discardableResult
   public func run(_ sql: String, bindings: [any SQLBindable]) throws -> Int {
-    try locked {
+    if let postgres {
+      return try postgres.statement(sql, bindings.map(\.sqlValue), retryOnLostConnection: false).changed
+    }
+    return try locked {
       try refresh(forWriting: true)
       try step(sql, bindings) { _ in }
       return Int(sqlite3_changes(handle))
@@ -302,7 +340,11 @@ public final class Database: @unchecked Sendable {
 
   /// Runs one query with an array of bindings and returns every row.
   public func query(_ sql: String, bindings: [any SQLBindable]) throws -> [Row] {
-    try locked {
+    if let postgres {
+      let reading = sql.prefix(8).uppercased().hasPrefix("SELECT")
+      return try postgres.statement(sql, bindings.map(\.sqlValue), retryOnLostConnection: reading).rows
+    }
+    return try locked {
       try refresh(forWriting: false)
       var rows: [Row] = []
       try step(sql, bindings) { rows.append($0) }
@@ -317,6 +359,7 @@ public final class Database: @unchecked Sendable {
 
   /// Runs several statements without parameters (migrations, pragmas).
   public func execute(_ sql: String) throws {
+    if let postgres { return try postgres.script(sql) }
     try locked {
       var error: UnsafeMutablePointer<CChar>?
       let status = sqlite3_exec(handle, sql, nil, nil, &error)
@@ -335,14 +378,24 @@ public final class Database: @unchecked Sendable {
   /// (no table is read): for polling.
   /// - Throws: ``SQLiteError`` when the connection is closed or the file cannot be read.
   public func changeStamp() throws -> String {
-    try locked {
+    if postgres != nil {
+      return try queryOne("SELECT pg_current_wal_lsn()::text AS lsn")?.get("lsn", as: String.self) ?? ""
+    }
+    return try locked {
       let version = try query("PRAGMA data_version").first?.get(at: 0, as: Int64.self) ?? 0
       return "\(version).\(sqlite3_total_changes64(handle))"
     }
   }
 
   /// The rowid of the last row inserted on this connection.
-  public var lastInsertRowID: Int64 { locked { sqlite3_last_insert_rowid(handle) } }
+  /// On PostgreSQL: `lastval()` of the calling thread's transaction (0 outside one); prefer
+  /// `INSERT … RETURNING id`, which both drivers take.
+  public var lastInsertRowID: Int64 {
+    if postgres != nil {
+      return (try? queryOne("SELECT lastval() AS id")?.get("id", as: Int64.self)) ?? 0
+    }
+    return locked { sqlite3_last_insert_rowid(handle) }
+  }
 
   private func locked<T>(_ body: () throws -> T) rethrows -> T {
     lock.lock()
@@ -356,7 +409,9 @@ public final class Database: @unchecked Sendable {
     }
     if let cached = statements[sql] { return cached }
     var statement: OpaquePointer?
-    let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+    // `FOR UPDATE` locks rows on PostgreSQL; SQLite's one writer already holds the whole file.
+    let text = sql.hasSuffix(" FOR UPDATE") ? String(sql.dropLast(11)) : sql
+    let status = sqlite3_prepare_v3(handle, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
     guard status == SQLITE_OK, let statement else {
       throw failure(code: sqlite3_extended_errcode(handle), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
@@ -442,9 +497,17 @@ public final class Database: @unchecked Sendable {
   /// ``busyTimeoutMilliseconds``; after that this retries `BEGIN IMMEDIATE` up to ``beginRetries``
   /// times with a random, growing pause (jitter, so racing writers spread out). Only when all of
   /// that fails does it throw a `store_busy` ``SQLiteError``.
+  ///
+  /// On PostgreSQL the transaction runs at `isolation` (``TransactionIsolation``), and a body that
+  /// fails with a serialization failure or a deadlock is rolled back and run again (see
+  /// ``PostgresStore``): a body must change nothing but the database. SQLite's one writer is
+  /// serializable whatever `isolation` says.
   @discardableResult
-  public func write<T>(_ body: (Database) throws -> T) throws -> T {
-    try locked {
+  public func write<T>(isolation: TransactionIsolation = .serializable, _ body: (Database) throws -> T) throws -> T {
+    if let postgres {
+      return try postgres.transaction(isolation: isolation.postgres, readOnly: false) { try body(self) }
+    }
+    return try locked {
       if inTransaction { return try savepoint(body) }
       try refresh(forWriting: true)
       try beginImmediate()
@@ -464,7 +527,10 @@ public final class Database: @unchecked Sendable {
 
   /// Runs `body` in a read transaction (`BEGIN DEFERRED`): one consistent snapshot of the file.
   public func read<T>(_ body: (Database) throws -> T) throws -> T {
-    try locked {
+    if let postgres {
+      return try postgres.transaction(isolation: .repeatableRead, readOnly: true) { try body(self) }
+    }
+    return try locked {
       if inTransaction { return try body(self) }
       try refresh(forWriting: false)
       try execute("BEGIN DEFERRED")
@@ -484,7 +550,10 @@ public final class Database: @unchecked Sendable {
   /// Runs `body` in a savepoint: rolled back to its start (and the error rethrown) if it throws,
   /// leaving the enclosing transaction alive.
   public func savepoint<T>(_ body: (Database) throws -> T) throws -> T {
-    try locked {
+    if let postgres {
+      return try postgres.transaction(isolation: .serializable, readOnly: false) { try body(self) }
+    }
+    return try locked {
       let name = "sp\(UInt32.random(in: 0...UInt32.max))"
       try execute("SAVEPOINT \(name)")
       do {
@@ -500,7 +569,7 @@ public final class Database: @unchecked Sendable {
   }
 
   /// Whether a transaction is open on this connection.
-  public var isInTransaction: Bool { locked { inTransaction } }
+  public var isInTransaction: Bool { postgres.map(\.isInTransaction) ?? locked { inTransaction } }
 
   private func beginImmediate() throws {
     var attempt = 0
@@ -535,5 +604,22 @@ public final class Database: @unchecked Sendable {
   static func jitterPause(attempt: Int) {
     let ceiling = min(500.0, 5.0 * pow(2.0, Double(attempt)))
     usleep(useconds_t(Double.random(in: 0...ceiling) * 1000))
+  }
+}
+
+/// The isolation of a ``Database/write(isolation:_:)`` transaction on PostgreSQL
+/// (https://www.postgresql.org/docs/15/transaction-iso.html).
+public enum TransactionIsolation: Sendable {
+  /// As if the transactions ran one after another (SQLite's behaviour); conflicts are retried.
+  case serializable
+  /// Each statement sees what was committed before it began: for transactions whose every
+  /// check-and-change is one conditional statement or follows a row lock (`FOR UPDATE`).
+  case readCommitted
+
+  var postgres: PostgresStore.Isolation {
+    switch self {
+    case .serializable: .serializable
+    case .readCommitted: .readCommitted
+    }
   }
 }

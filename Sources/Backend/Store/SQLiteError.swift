@@ -87,11 +87,13 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension ServiceError {
-  /// `error` as a ``ServiceError``: itself, or a storage failure mapped by ``SQLiteError/serviceError``.
+  /// `error` as a ``ServiceError``: itself, or a storage failure mapped by ``SQLiteError/serviceError``
+  /// or ``PostgresError/serviceError``.
   public static func wrapping(_ error: any Error) -> ServiceError {
     switch error {
     case let error as ServiceError: error
     case let error as SQLiteError: error.serviceError
+    case let error as PostgresError: error.serviceError
     default:
       ServiceError(.unavailable, code: "internal_error", message: "unexpected failure: \(ErrorText.reason(of: error))")
     }

@@ -71,6 +71,48 @@ public enum Store {
     return db
   }
 
+  /// Connects to the PostgreSQL database of `configuration` and applies `migrations` (each
+  /// translated by ``PostgresDialect``), recording them in that database's own
+  /// `schema_migrations` table. Several servers starting together apply each migration once: the
+  /// whole run holds a transaction-scoped advisory lock.
+  /// - Throws: ``ServiceError`` `store_unavailable` naming the database and libpq's reason when it
+  ///   cannot be reached (wrong host, password, database, TLS); `store_failed` when a migration fails
+  ///   (nothing of that run is applied).
+  public static func open(postgres configuration: PostgresConfiguration, migrations: [Migration]) throws -> Database {
+    do {
+      let db = try Database(postgres: configuration)
+      do {
+        try migratePostgres(db, migrations)
+      } catch {
+        db.close()
+        throw error
+      }
+      return db
+    } catch {
+      throw ServiceError.wrapping(error)
+    }
+  }
+
+  /// The lock key of migrations on PostgreSQL (`pg_advisory_xact_lock`): "TRVL".
+  static let postgresMigrationLock: Int64 = applicationID
+
+  static func migratePostgres(_ db: Database, _ migrations: [Migration]) throws {
+    var seen = Set<String>()
+    for migration in migrations where !seen.insert(migration.id).inserted {
+      throw PostgresError(sqlState: "42000", message: "migration id \(migration.id) is listed twice")
+    }
+    try db.write(isolation: .readCommitted) { db in
+      _ = try db.query("SELECT pg_advisory_xact_lock(?) AS locked", postgresMigrationLock)
+      try db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (id TEXT PRIMARY KEY, applied_at REAL NOT NULL) WITHOUT ROWID")
+      let applied = try appliedIDs(db)
+      for migration in migrations where !applied.contains(migration.id) {
+        try db.execute(migration.sql)
+        try db.run("INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)", migration.id, Date())
+      }
+    }
+  }
+
   /// Refuses a SQLite file that has tables but not our application id.
   static func checkOwnership(_ db: Database) throws {
     let objects: Int64 = try db.queryOne("SELECT count(*) AS n FROM sqlite_master")?.get("n") ?? 0
