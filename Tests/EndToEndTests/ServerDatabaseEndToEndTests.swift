@@ -6,7 +6,7 @@ import Testing
 /// `travel-server --database URL` / `TRAVEL_DATABASE_URL` when the URL is wrong or the database is
 /// not there: exit 2 `invalid_database_url` or exit 1 `store_unavailable`, a message naming what
 /// is wrong (never the password), nothing listening, nothing written to the data directory.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(3)))
 struct ServerDatabaseEndToEndTests {
   let directory = TemporaryDirectory()
 
