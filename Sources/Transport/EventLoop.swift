@@ -123,12 +123,17 @@ class EventLoop: @unchecked Sendable {
   }
 
   /// Hands `command` to the service thread (any thread). Dropped when the loop has ended.
+  ///
+  /// Only the first command into an empty inbox wakes the thread (`lws_cancel_service` writes to
+  /// a pipe): the drain that wake-up causes takes every command posted until then, so a fan-out
+  /// of thousands of messages costs one system call, not one each.
   func post(_ command: Command) {
     inboxLock.lock()
     defer { inboxLock.unlock() }
     guard let context = liveContext else { return }
+    let wasEmpty = inbox.isEmpty
     inbox.append(command)
-    lws_cancel_service(context)
+    if wasEmpty { lws_cancel_service(context) }
   }
 
   /// Whether the loop still takes commands.
