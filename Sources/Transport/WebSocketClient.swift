@@ -251,6 +251,12 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
     case LWS_CALLBACK_CLIENT_CLOSED:
       end(LWS.id(of: wsi), fallback: nil)
       return 0
+    case LWS_CALLBACK_CLOSED_CLIENT_HTTP, LWS_CALLBACK_WSI_DESTROY:
+      // The last word on a connection, whichever way it ended (one that closed during the
+      // handshake may report neither of the above): its place among the connecting is freed and
+      // its socket ends, once.
+      end(LWS.id(of: wsi), fallback: (1006, "connection closed before the handshake completed"))
+      return 0
     default:
       return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
