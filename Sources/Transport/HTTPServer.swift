@@ -185,6 +185,10 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
     var headersSent = false
     var closeAfter = false
     var bodyLimitExceeded = false
+    /// The request declared a body (Content-Length > 0 or chunked): it is dispatched at
+    /// LWS_CALLBACK_HTTP_BODY_COMPLETION, and only then. lws also sends that callback for an
+    /// explicit `Content-Length: 0`, after the request was already dispatched at LWS_CALLBACK_HTTP.
+    var awaitingBody = false
   }
 
   private var http: [UInt64: HTTPState] = [:]
@@ -266,7 +270,8 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
   override func run(_ command: Command) {
     switch command {
     case .respond(let id, let response):
-      guard let state = http[id], let wsi = wsiByID[id] else { return }
+      // Only the answer of the request in flight is written: one request, one response.
+      guard let state = http[id], state.inFlight, let wsi = wsiByID[id] else { return }
       state.response = response
       state.inFlight = false
       lws_callback_on_writable(wsi)
@@ -441,6 +446,7 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
     state.offset = 0
     state.headersSent = false
     state.bodyLimitExceeded = false
+    state.awaitingBody = false
     if stopping {
       state.closeAfter = true
       answerNow(wsi, state, routes.rejection(request, .shuttingDown))
@@ -461,6 +467,7 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
     if expectsBody {
       request.body.reserveCapacity(declared ?? 1024)
       state.request = request
+      state.awaitingBody = true
       return 0  // The body follows in LWS_CALLBACK_HTTP_BODY.
     }
     dispatch(wsi, id, state)
@@ -485,14 +492,15 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
 
   private func completeBody(_ wsi: OpaquePointer) -> Int32 {
     let id = LWS.id(of: wsi)
-    guard let state = http[id], !state.bodyLimitExceeded else { return 0 }
+    guard let state = http[id], state.awaitingBody, !state.bodyLimitExceeded else { return 0 }
+    state.awaitingBody = false
     dispatch(wsi, id, state)
     return 0
   }
 
   /// Sends the request to a worker; the response comes back as `.respond`.
   private func dispatch(_ wsi: OpaquePointer, _ id: UInt64, _ state: HTTPState) {
-    guard var pending = state.request else { return }
+    guard !state.inFlight, state.response == nil, var pending = state.request else { return }
     pending.receivedAt = Date()
     let request = pending
     state.inFlight = true

@@ -108,6 +108,19 @@ final class Subscriptions: @unchecked Sendable {
 
 let subscriptions = Subscriptions()
 
+/// A thread-safe count of handler calls.
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func next() -> Int {
+    lock.withLock {
+      count += 1
+      return count
+    }
+  }
+  var value: Int { lock.withLock { count } }
+}
+
 func echoServer(_ configure: (inout HTTPServer.Configuration) -> Void = { _ in }) throws -> HTTPServer {
   var configuration = HTTPServer.Configuration(port: 0, maxBodyBytes: 1024, webSocketPaths: ["/stream"])
   configure(&configuration)
@@ -171,6 +184,33 @@ struct HTTPServerTests {
     }
     connection.write("DELETE /missing HTTP/1.1\r\nHost: x\r\n\r\n")
     #expect(connection.readResponse()?.status == 404)
+  }
+
+  /// A POST with an explicit `Content-Length: 0` (what URLSession sends for a body-less POST) is
+  /// handled once and answered once: lws also reports its (empty) body as complete, which once
+  /// dispatched it a second time, so a cancel ran twice and the stray second answer was read by
+  /// the next request on the same keep-alive connection.
+  @Test func anEmptyPostIsHandledOnceAndAnsweredOnce() throws {
+    let calls = Counter()
+    let server = try HTTPServer(
+      configuration: HTTPServer.Configuration(port: 0),
+      routes: HTTPServer.Routes(
+        http: { request in
+          let count = calls.next()
+          return HTTPResponse(
+            status: 200, contentType: "text/plain", body: Data("\(request.method) \(request.path) #\(count)".utf8))
+        },
+        webSocket: { _ in }))
+    defer { server.shutdown(timeout: 2) }
+    let connection = try RawConnection(port: server.port)
+    for index in 0..<20 {
+      connection.write("POST /cancel/\(index) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+      #expect(try #require(connection.readResponse()).body == "POST /cancel/\(index) #\(2 * index + 1)")
+      connection.write("GET /after/\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+      #expect(try #require(connection.readResponse()).body == "GET /after/\(index) #\(2 * index + 2)")
+    }
+    Thread.sleep(forTimeInterval: 0.2)
+    #expect(calls.value == 40)
   }
 
   @Test func oversizedBodyIs413BeforeItIsRead() throws {
