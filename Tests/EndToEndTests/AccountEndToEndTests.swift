@@ -3,8 +3,10 @@ import Foundation
 import Testing
 
 /// The Account feature end to end: the built `account` and `travel` executables on a fresh data
-/// directory, with secrets on stdin as a script would give them.
-@Suite struct AccountEndToEndTests {
+/// directory, with secrets on stdin as a script would give them; each test runs embedded and
+/// against the suite's `travel-server` (``BackendMode``, ``SharedServer``: each test signs up users
+/// of its own).
+@Suite(.sharedServer) struct AccountEndToEndTests {
   static let password = "correct horse battery"
   /// What `signup` reads when piped: the password, then the same again (one per line).
   static let passwordTwice = password + "\n" + password + "\n"
@@ -14,35 +16,39 @@ import Testing
   struct User {
     let prefix: [String]
     let directory: TemporaryDirectory
+    let backend: TestBackend
 
     @discardableResult
     func run(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
       let product = prefix[0]
-      return try ProductRunner().run(
+      return try backend.run(
         product, Array(prefix.dropFirst()) + arguments + ["--data-dir", directory.path], stdin: stdin)
     }
   }
 
   static let prefixes: [[String]] = [["account"], ["travel", "account"]]
 
-  @Test(arguments: prefixes)
-  func newUser_signsUpSignsInEditsProfileSetsPreferencesAddsACard(prefix: [String]) throws {
-    let user = User(prefix: prefix, directory: TemporaryDirectory(prefix: "account-e2e"))
+  @Test(arguments: prefixes, BackendMode.allCases)
+  func newUser_signsUpSignsInEditsProfileSetsPreferencesAddsACard(prefix: [String], mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    let ada = backend.email("ada")
+    defer { backend.expectNoServerErrors() }
+    let user = User(prefix: prefix, directory: TemporaryDirectory(prefix: "account-e2e"), backend: backend)
     let command = prefix.joined(separator: " ")
 
     let signup = try user.run(
-      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
+      ["signup", "--email", ada, "--first-name", "Ada", "--last-name", "Lovelace"],
       stdin: Self.passwordTwice)
     #expect(signup.status == 0, "\(signup.stderr)")
-    #expect(signup.stdout.contains("Account created for ada@example.com; sign in with: \(command) login --email"))
+    #expect(signup.stdout.contains("Account created for \(ada); sign in with: \(command) login --email"))
 
-    let login = try user.run(["login", "--email", "ada@example.com"], stdin: Self.password + "\n")
+    let login = try user.run(["login", "--email", ada], stdin: Self.password + "\n")
     #expect(login.status == 0, "\(login.stderr)")
     #expect(login.stdout.contains("Welcome, Ada Lovelace"))
 
     let whoami = try user.run(["whoami", "--json"])
     #expect(whoami.status == 0)
-    #expect(whoami.stdout.contains("\"email\" : \"ada@example.com\""))
+    #expect(whoami.stdout.contains("\"email\" : \"\(ada)\""))
 
     let blank = try user.run(["profile", "--first-name", "  "])
     #expect(blank.status == 2)
@@ -76,52 +82,71 @@ import Testing
     #expect(after.stderr == "error: sign in first: account login --email …\n")
   }
 
-  @Test func travelTrips_isTheSameAsAccountTrips() throws {
+  @Test(arguments: BackendMode.allCases)
+  func travelTrips_isTheSameAsAccountTrips(mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    let ada = backend.email("ada")
+    defer { backend.expectNoServerErrors() }
     let directory = TemporaryDirectory(prefix: "account-e2e")
-    let user = User(prefix: ["account"], directory: directory)
+    let user = User(prefix: ["account"], directory: directory, backend: backend)
     try user.run(
-      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], stdin: Self.passwordTwice)
-    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
-    let trips = try ProductRunner().run("travel", ["trips", "list", "--data-dir", directory.path])
+      ["signup", "--email", ada, "--first-name", "Ada", "--last-name", "L"], stdin: Self.passwordTwice)
+    try user.run(["login", "--email", ada], stdin: Self.password)
+    let trips = try backend.run("travel", ["trips", "list", "--data-dir", directory.path])
     #expect(trips.status == 0, "\(trips.stderr)")
     #expect(trips.stdout == "No trips yet\n")
   }
 
-  @Test func secrets_appearNowhereInTheDataDirectory() throws {
+  @Test(arguments: BackendMode.allCases)
+  func secrets_appearNowhereInTheDataDirectory(mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    let ada = backend.email("ada")
+    defer { backend.expectNoServerErrors() }
     let directory = TemporaryDirectory(prefix: "account-e2e")
-    let user = User(prefix: ["account"], directory: directory)
+    let user = User(prefix: ["account"], directory: directory, backend: backend)
     try user.run(
-      ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "L"], stdin: Self.passwordTwice)
-    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+      ["signup", "--email", ada, "--first-name", "Ada", "--last-name", "L"], stdin: Self.passwordTwice)
+    try user.run(["login", "--email", ada], stdin: Self.password)
     let add = try user.run(["cards", "add"], stdin: "\(Self.cardNumber)\n12/30\n123\n")
     #expect(add.status == 0, "\(add.stderr)")
     #expect(!add.stdout.contains(Self.cardNumber))
 
     let files = try #require(FileManager.default.subpathsOfDirectory(atPath: directory.path) as [String]?)
     #expect(files.contains("session"))
+    // The client's directory, and in server mode the server's (the store is there).
     var searched = 0
-    for file in files {
-      let path = directory.url.appendingPathComponent(file).path
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-        continue
-      }
-      let data = try Data(contentsOf: URL(fileURLWithPath: path))
-      searched += 1
-      for secret in [Self.password, Self.cardNumber, "4242 4242 4242 4242"] {
-        for encoding in [Data(secret.utf8), Data(secret.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })] {
-          #expect(data.range(of: encoding) == nil, "\(file) holds a secret in plain text")
+    for root in Set([directory.url, backend.storeDirectory(client: directory)]) {
+      for file in try FileManager.default.subpathsOfDirectory(atPath: root.path) {
+        let path = root.appendingPathComponent(file).path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+          continue
+        }
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        searched += 1
+        for secret in [Self.password, Self.cardNumber, "4242 4242 4242 4242"] {
+          for encoding in [Data(secret.utf8), Data(secret.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })] {
+            #expect(data.range(of: encoding) == nil, "\(file) holds a secret in plain text")
+          }
         }
       }
     }
     #expect(searched >= 2)  // at least the store and the session file
+    // Nor does the server's access log (server mode).
+    for secret in [Self.password, Self.cardNumber] {
+      #expect(backend.server?.output.contains(secret) != true)
+    }
   }
 
-  @Test func twoUsers_eachSeeOnlyTheirOwnCards() throws {
+  @Test(arguments: BackendMode.allCases)
+  func twoUsers_eachSeeOnlyTheirOwnCards(mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    let (ada, bob) = (backend.email("ada"), backend.email("bob"))
+    defer { backend.expectNoServerErrors() }
     let directory = TemporaryDirectory(prefix: "account-e2e")
     // Ada and Bob share one store and take turns signing in.
-    let user = User(prefix: ["account"], directory: directory)
-    for (email, number) in [("ada@example.com", "4242424242424242"), ("bob@example.com", "5555555555554444")] {
+    let user = User(prefix: ["account"], directory: directory, backend: backend)
+    for (email, number) in [(ada, "4242424242424242"), (bob, "5555555555554444")] {
       try user.run(["signup", "--email", email, "--first-name", "X", "--last-name", "Y"], stdin: Self.passwordTwice)
       try user.run(["login", "--email", email], stdin: Self.password)
       let add = try user.run(["cards", "add"], stdin: "\(number)\n12/30\n123\n")
@@ -131,29 +156,33 @@ import Testing
     let bobs = try user.run(["cards", "list", "--json"])
     #expect(bobs.stdout.contains("\"last4\" : \"4444\""))
     #expect(!bobs.stdout.contains("\"last4\" : \"4242\""))
-    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    try user.run(["login", "--email", ada], stdin: Self.password)
     let adas = try user.run(["cards", "list", "--json"])
     #expect(adas.stdout.contains("\"last4\" : \"4242\""))
     #expect(!adas.stdout.contains("\"last4\" : \"4444\""))
     // Ada cannot remove or pick Bob's card: it is "not found" for her.
-    try user.run(["login", "--email", "bob@example.com"], stdin: Self.password)
+    try user.run(["login", "--email", bob], stdin: Self.password)
     let bobCardID = try #require(Self.firstCardID(try user.run(["cards", "list", "--json"]).stdout))
-    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    try user.run(["login", "--email", ada], stdin: Self.password)
     #expect(try user.run(["cards", "remove", bobCardID]).status == 1)
     #expect(try user.run(["cards", "default", bobCardID]).status == 1)
     #expect(try user.run(["trips", "show", "res_doesnotexist"]).status == 1)
   }
 
-  @Test func twoUsers_eachSeeAndCancelOnlyTheirOwnReservations() throws {
+  @Test(arguments: BackendMode.allCases)
+  func twoUsers_eachSeeAndCancelOnlyTheirOwnReservations(mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    let (ada, bob) = (backend.email("ada"), backend.email("bob"))
+    defer { backend.expectNoServerErrors() }
     let directory = TemporaryDirectory(prefix: "account-e2e")
-    let user = User(prefix: ["travel", "account"], directory: directory)
+    let user = User(prefix: ["travel", "account"], directory: directory, backend: backend)
     func travel(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
-      try ProductRunner().run("travel", arguments + ["--data-dir", directory.path], stdin: stdin)
+      try backend.run("travel", arguments + ["--data-dir", directory.path], stdin: stdin)
     }
-    for email in ["ada@example.com", "bob@example.com"] {
+    for email in [ada, bob] {
       try user.run(["signup", "--email", email, "--first-name", "X", "--last-name", "Y"], stdin: Self.passwordTwice)
     }
-    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    try user.run(["login", "--email", ada], stdin: Self.password)
     try user.run(["cards", "add"], stdin: "\(Self.cardNumber)\n12/30\n123\n")
     // Ada rents a car a month from now (any bookable reservation will do).
     let formatter = DateFormatter()
@@ -182,7 +211,7 @@ import Testing
     #expect(
       calendar.contains("DTSTART;TZID=America/Los_Angeles:\(pickup.replacingOccurrences(of: "-", with: ""))T100000"))
 
-    try user.run(["login", "--email", "bob@example.com"], stdin: Self.password)
+    try user.run(["login", "--email", bob], stdin: Self.password)
     #expect(try travel(["trips", "list"]).stdout == "No trips yet\n")
     let show = try travel(["trips", "show", id])
     #expect(show.status == 1)
@@ -190,7 +219,7 @@ import Testing
     #expect(cancel.status == 1)
     #expect(try travel(["trips", "export", id, "--ics", ics.path]).status == 1)
 
-    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    try user.run(["login", "--email", ada], stdin: Self.password)
     let still = try travel(["trips", "show", id, "--json"])
     #expect(still.stdout.contains("\"status\" : \"confirmed\""))
     let cancelled = try travel(["trips", "cancel", id, "--yes"])
@@ -205,9 +234,13 @@ import Testing
     return cards.first?["id"] as? String
   }
 
-  @Test func badInput_givesTheContractExitCodeAndChangesNothing() throws {
+  @Test(arguments: BackendMode.allCases)
+  func badInput_givesTheContractExitCodeAndChangesNothing(mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    let ada = backend.email("ada")
+    defer { backend.expectNoServerErrors() }
     let directory = TemporaryDirectory(prefix: "account-e2e")
-    let user = User(prefix: ["account"], directory: directory)
+    let user = User(prefix: ["account"], directory: directory, backend: backend)
     func expect(_ arguments: [String], stdin: String = "", status: Int32, _ message: String) throws {
       let result = try user.run(arguments, stdin: stdin)
       #expect(result.status == status, "\(arguments): \(result.stderr)")
@@ -215,18 +248,18 @@ import Testing
     }
     let signup = ["signup", "--first-name", "Ada", "--last-name", "L", "--email"]
     try expect(signup + ["ada.example.com"], stdin: Self.passwordTwice, status: 2, "invalid email \"ada.example.com\"")
-    try expect(signup + ["ada@example.com"], stdin: "short\n", status: 2, "password is too short")
-    try expect(["login", "--email", "ada@example.com"], stdin: Self.password, status: 1, "email or password is wrong")
-    try user.run(signup + ["ada@example.com"], stdin: Self.passwordTwice)
+    try expect(signup + [ada], stdin: "short\n", status: 2, "password is too short")
+    try expect(["login", "--email", ada], stdin: Self.password, status: 1, "email or password is wrong")
+    try user.run(signup + [ada], stdin: Self.passwordTwice)
     try expect(
-      ["login", "--email", "ada@example.com"], stdin: "wrong password", status: 1, "email or password is wrong")
+      ["login", "--email", ada], stdin: "wrong password", status: 1, "email or password is wrong")
 
     // An unknown session token.
     try Data("0000000000000000000000000000000000000000000000000000000000000000\n".utf8).write(
       to: directory.url.appendingPathComponent("session"))
     try expect(["whoami"], status: 1, "sign in")
 
-    try user.run(["login", "--email", "ada@example.com"], stdin: Self.password)
+    try user.run(["login", "--email", ada], stdin: Self.password)
     try expect(
       ["cards", "add"], stdin: "4242424242424241\n12/30\n123\n", status: 2, "card number fails the Luhn check")
     try expect(["cards", "add"], stdin: "4242424242424242\n09/24\n123\n", status: 2, "card expired 09/24")

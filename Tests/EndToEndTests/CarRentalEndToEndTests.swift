@@ -2,10 +2,13 @@ import CommonTesting
 import Foundation
 import Testing
 
-/// `car-rental` run as a user would, on a fresh data directory.
-@Suite struct CarRentalEndToEndTests {
-  let runner = ProductRunner()
+/// `car-rental` run as a user would, on a fresh data directory; the key paths embedded and against
+/// the suite's `travel-server` (``BackendMode``, ``SharedServer``: those tests set ``backend``
+/// first). Serialized: on the shared server, tests count the free cars of the same groups.
+@Suite(.sharedServer, .serialized) final class CarRentalEndToEndTests: @unchecked Sendable {
   let data = TemporaryDirectory(prefix: "cars-e2e")
+  /// Set once at the start of each test (a new suite instance runs each test).
+  var backend = TestBackend()
 
   /// A pick-up next month at 10:00 and the drop-off a week later, local time.
   static let period: (String, String) = {
@@ -21,11 +24,11 @@ import Testing
   }()
 
   func cars(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
-    try runner.run("car-rental", arguments + ["--data-dir", data.path], stdin: stdin)
+    try backend.run("car-rental", arguments + ["--data-dir", data.path], stdin: stdin)
   }
 
   func account(_ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
-    try runner.run("account", arguments + ["--data-dir", data.path], stdin: stdin)
+    try backend.run("account", arguments + ["--data-dir", data.path], stdin: stdin)
   }
 
   func json(_ result: ProductRunner.Result) throws -> [String: Any] {
@@ -40,7 +43,7 @@ import Testing
   }
 
   func signUpWithCard() throws {
-    let email = "driver@example.com"
+    let email = backend.email("driver")
     let password = "correct horse battery staple\n"
     let signup = try account(
       ["signup", "--email", email, "--first-name", "Ada", "--last-name", "Lovelace"], stdin: password + password)
@@ -51,7 +54,10 @@ import Testing
     #expect(card.status == 0, "\(card.stderr)")
   }
 
-  @Test func search_aWeekAtLAX_severalCompanies_weeklyRates() throws {
+  @Test(arguments: BackendMode.allCases)
+  func search_aWeekAtLAX_severalCompanies_weeklyRates(mode: BackendMode) throws {
+    backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     let offers = try search(["--limit", "1000"])
     #expect(Set(offers.compactMap { $0["company"] as? String }).count >= 4)
     #expect(offers.allSatisfy { $0["days"] as? Int == 7 })
@@ -61,7 +67,10 @@ import Testing
     #expect(human.stdout.contains("weekly rate"))
   }
 
-  @Test func promo_visiblyLowersTheTotal() throws {
+  @Test(arguments: BackendMode.allCases)
+  func promo_visiblyLowersTheTotal(mode: BackendMode) throws {
+    backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     let plain = try search(["--class", "CDAR", "--company", "zephyr"])
     let promo = try search(["--class", "CDAR", "--company", "zephyr", "--promo", "WEEKLONG"])
     let before = Decimal(string: (plain.first?["total"] as? [String: String])?["amount"] ?? "")
@@ -70,20 +79,33 @@ import Testing
     #expect((promo.first?["discounts"] as? [[String: Any]])?.count == 1)
   }
 
-  @Test(arguments: [
+  static let badSearches: [([String], String)] = [
     (["--pickup", "XXQ"], "unknown_place"),
     (["--to", "2020-01-01T10:00"], "dropoff_not_after_pickup"),
     (["--class", "C*"], "invalid_class_pattern"),
     (["--promo", "NOSUCHCODE"], "unknown_promo"),
     (["--promo", "SPRING2026"], "expired_promo"),
     (["--from", "2026-13-01T10:00"], "invalid_date_time"),
-  ])
+  ]
+
+  @Test(arguments: badSearches)
   func badInput_exitsTwo(arguments: [String], code: String) throws {
+    try expectBadSearch(arguments, code: code)
+  }
+
+  /// The same bad searches against one server: the same exit and code whichever side judges them.
+  @Test func badInput_exitsTwo_againstTheServer() throws {
+    backend = try TestBackend(.server)
+    for (arguments, code) in Self.badSearches { try expectBadSearch(arguments, code: code) }
+    backend.expectNoServerErrors()
+  }
+
+  func expectBadSearch(_ arguments: [String], code: String) throws {
     var base = ["--pickup": "LAX", "--from": Self.period.0, "--to": Self.period.1]
     for index in stride(from: 0, to: arguments.count, by: 2) { base[arguments[index]] = arguments[index + 1] }
     let result = try cars(["search", "--json"] + base.flatMap { [$0.key, $0.value] })
-    #expect(result.status == 2, "\(result.stderr)")
-    #expect(result.stdout.contains("\"\(code)\""))
+    #expect(result.status == 2, "\(arguments): \(result.stderr)")
+    #expect(result.stdout.contains("\"\(code)\""), "\(arguments): \(result.stdout)")
     #expect(result.stderr.hasPrefix("error: "))
   }
 
@@ -93,7 +115,10 @@ import Testing
     #expect(result.stderr.contains("at most 60 days"))
   }
 
-  @Test func book_showsUnderTrips_cancel_freesTheCar() throws {
+  @Test(arguments: BackendMode.allCases)
+  func book_showsUnderTrips_cancel_freesTheCar(mode: BackendMode) throws {
+    backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     try signUpWithCard()
     let offer = try #require(try search(["--class", "CDAR", "--company", "zephyr"]).first)
     let free = offer["carsAvailable"] as? Int ?? 0
@@ -113,7 +138,10 @@ import Testing
   /// Offer ids are signed by the search (issue #13): an id made or edited by hand (another class,
   /// company, pick-up desk or total) is `invalid_offer_id` (exit 2); nothing is booked or charged.
   /// (That a validly signed id still meets search's rules is BackendTests' `handMadeOfferIDs_areCheckedLikeSearch`.)
-  @Test func book_handMadeOrEditedOfferIDs_areInvalid() throws {
+  @Test(arguments: BackendMode.allCases)
+  func book_handMadeOrEditedOfferIDs_areInvalid(mode: BackendMode) throws {
+    backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     try signUpWithCard()
     let offer = try #require(try search(["--class", "CDAR", "--company", "zephyr"]).first)
     let id = try #require(offer["id"] as? String)
@@ -156,14 +184,20 @@ import Testing
     #expect(!(try account(["trips", "list", "--json"]).stdout.contains("\"car\"")))
   }
 
-  @Test func book_notSignedIn_exitsOne() throws {
+  @Test(arguments: BackendMode.allCases)
+  func book_notSignedIn_exitsOne(mode: BackendMode) throws {
+    backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     let offer = try #require(try search(["--limit", "1"]).first)
     let result = try cars(["book", offer["id"] as? String ?? "", "--driver", "Ada Lovelace"])
     #expect(result.status == 1)
     #expect(result.stderr.contains("sign in"))
   }
 
-  @Test func twentyProcessesRacingForTheLastCar_neverOverbook() throws {
+  @Test(arguments: BackendMode.allCases)
+  func twentyProcessesRacingForTheLastCar_neverOverbook(mode: BackendMode) throws {
+    backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     try signUpWithCard()
     let offer = try #require(try search(["--class", "WDAR", "--company", "luxelane"]).first)
     let id = try #require(offer["id"] as? String)
@@ -178,7 +212,7 @@ import Testing
       group.enter()
       DispatchQueue.global().async {
         let driver = "Driver Number" + String(repeating: "x", count: index)
-        let result = try? cars(["book", id, "--driver", driver, "--json"])
+        let result = try? self.cars(["book", id, "--driver", driver, "--json"])
         if let result { results.append(result) }
         group.leave()
       }

@@ -2,13 +2,9 @@ import CommonTesting
 import Foundation
 import Testing
 
-/// The `booking` product, run as real processes on a temporary data directory.
-@Suite(.serialized) struct FlightsEndToEndTests {
-  let runner = ProductRunner()
-  let directory = TemporaryDirectory(prefix: "flights-e2e")
-
-  var environment: [String: String] { ["TRAVEL_DATA_DIR": directory.path] }
-
+/// The `booking` product, run as real processes on a temporary data directory; the key paths run
+/// embedded and against the suite's `travel-server` (``BackendMode``, ``SharedServer``).
+@Suite(.sharedServer, .serialized) struct FlightsEndToEndTests {
   /// A date `days` from today (UTC), `YYYY-MM-DD`.
   static func date(_ days: Int) -> String {
     let formatter = DateFormatter()
@@ -18,70 +14,89 @@ import Testing
     return formatter.string(from: Date().addingTimeInterval(Double(days) * 86_400))
   }
 
-  func booking(_ arguments: [String]) throws -> ProductRunner.Result {
-    try runner.run("booking", arguments, environment: environment)
-  }
+  /// The apps of one test: a client data directory (`TRAVEL_DATA_DIR`) and the backend of `mode`.
+  struct App: Sendable {
+    let backend: TestBackend
+    let directory = TemporaryDirectory(prefix: "flights-e2e")
 
-  func offers(_ arguments: [String]) throws -> [[String: Any]] {
-    let result = try booking(["search", "--json"] + arguments)
-    #expect(result.status == 0, "\(result.stderr)")
-    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-    return json?["offers"] as? [[String: Any]] ?? []
-  }
+    init(_ mode: BackendMode = .embedded) throws { backend = try TestBackend(mode) }
 
-  func signIn() throws {
-    let password = "correct horse battery staple\n"
-    let signup = try runner.run(
-      "account", ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
-      stdin: password + password, environment: environment)
-    #expect(signup.status == 0, "\(signup.stderr)")
-    let login = try runner.run(
-      "account", ["login", "--email", "ada@example.com"], stdin: password, environment: environment)
-    #expect(login.status == 0, "\(login.stderr)")
-    let card = try runner.run(
-      "account", ["cards", "add"], stdin: "4242424242424242\n12/30\n123\n", environment: environment)
-    #expect(card.status == 0, "\(card.stderr)")
+    func run(_ product: String, _ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
+      try backend.run(product, arguments, stdin: stdin, environment: ["TRAVEL_DATA_DIR": directory.path])
+    }
+
+    func booking(_ arguments: [String]) throws -> ProductRunner.Result {
+      try run("booking", arguments)
+    }
+
+    func offers(_ arguments: [String]) throws -> [[String: Any]] {
+      let result = try booking(["search", "--json"] + arguments)
+      #expect(result.status == 0, "\(result.stderr)")
+      let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+      return json?["offers"] as? [[String: Any]] ?? []
+    }
+
+    func signIn() throws {
+      let password = "correct horse battery staple\n"
+      let signup = try run(
+        "account", ["signup", "--email", backend.email("ada"), "--first-name", "Ada", "--last-name", "Lovelace"],
+        stdin: password + password)
+      #expect(signup.status == 0, "\(signup.stderr)")
+      let login = try run("account", ["login", "--email", backend.email("ada")], stdin: password)
+      #expect(login.status == 0, "\(login.stderr)")
+      let card = try run("account", ["cards", "add"], stdin: "4242424242424242\n12/30\n123\n")
+      #expect(card.status == 0, "\(card.stderr)")
+    }
   }
 
   /// #14 Places: `booking airports LON` ranked a Chinese airport above Luton and offered no "all
   /// airports" choice; an ambiguous place suggested a text that was ambiguous again.
-  @Test func airports_metroCodeFirstWithItsAirports_ambiguousPlacesSuggestTextsThatResolve() throws {
-    let result = try booking(["airports", "LON", "--limit", "7", "--json"])
+  @Test(arguments: BackendMode.allCases)
+  func airports_metroCodeFirstWithItsAirports_ambiguousPlacesSuggestTextsThatResolve(mode: BackendMode) throws {
+    let app = try App(mode)
+    defer { app.backend.expectNoServerErrors() }
+    let result = try app.booking(["airports", "LON", "--limit", "7", "--json"])
     #expect(result.status == 0, "\(result.stderr)")
     let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     let airports = json?["airports"] as? [[String: Any]] ?? []
     #expect(airports.map { $0["iata"] as? String } == ["LON", "LHR", "LGW", "STN", "LTN", "LCY", "SEN"])
     #expect(airports.first?["airports"] as? [String] == ["LHR", "LGW", "STN", "LTN", "LCY", "SEN"])
     #expect(airports[1]["airports"] == nil)  // an airport has no such key
-    let text = try booking(["airports", "tokyo"])
+    let text = try app.booking(["airports", "tokyo"])
     #expect(text.stdout.hasPrefix("TYO  Tokyo, all airports: NRT HND, JP"))
-    let ambiguous = try booking(["search", "--from", "Springfield", "--to", "LAX", "--date", Self.date(20)])
+    let ambiguous = try app.booking(["search", "--from", "Springfield", "--to", "LAX", "--date", Self.date(20)])
     #expect(ambiguous.status == 2)
     #expect(ambiguous.stderr.contains("\"Springfield, MO\""))
-    let chosen = try booking(["search", "--from", "Springfield, MO", "--to", "LAX", "--date", Self.date(20)])
+    let chosen = try app.booking(["search", "--from", "Springfield, MO", "--to", "LAX", "--date", Self.date(20)])
     #expect(chosen.status == 0, "\(chosen.stderr)")
   }
 
   /// #14 Places: the home airport, documented as "the default origin of flight searches", was
   /// used nowhere.
-  @Test func homeAirport_isTheDefaultFrom() throws {
-    let missing = try booking(["search", "--to", "JFK", "--date", Self.date(20)])
+  @Test(arguments: BackendMode.allCases)
+  func homeAirport_isTheDefaultFrom(mode: BackendMode) throws {
+    let app = try App(mode)
+    defer { app.backend.expectNoServerErrors() }
+    let missing = try app.booking(["search", "--to", "JFK", "--date", Self.date(20)])
     #expect(missing.status == 2)
     #expect(missing.stderr.contains("set a home airport (account preferences --home-airport SFO)"))
-    try signIn()
-    let set = try runner.run("account", ["preferences", "--home-airport", "SFO"], environment: environment)
+    try app.signIn()
+    let set = try app.run("account", ["preferences", "--home-airport", "SFO"])
     #expect(set.status == 0, "\(set.stderr)")
-    let found = try offers(["--to", "JFK", "--date", Self.date(20), "--max-stops", "0"])
+    let found = try app.offers(["--to", "JFK", "--date", Self.date(20), "--max-stops", "0"])
     #expect(!found.isEmpty)
     let origins = found.compactMap { ($0["itineraries"] as? [[String: Any]])?.first?["from"] as? String }
     #expect(!origins.isEmpty && origins.allSatisfy { $0 == "SFO" }, "\(origins)")
     // --from still wins.
-    let fromLAX = try offers(["--from", "LAX", "--to", "JFK", "--date", Self.date(20), "--max-stops", "0"])
+    let fromLAX = try app.offers(["--from", "LAX", "--to", "JFK", "--date", Self.date(20), "--max-stops", "0"])
     #expect(!fromLAX.isEmpty)
   }
 
-  @Test func search_sfoToJFK_nonstopOnRealCarriers() throws {
-    let found = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--max-stops", "0"])
+  @Test(arguments: BackendMode.allCases)
+  func search_sfoToJFK_nonstopOnRealCarriers(mode: BackendMode) throws {
+    let app = try App(mode)
+    defer { app.backend.expectNoServerErrors() }
+    let found = try app.offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--max-stops", "0"])
     #expect(found.count >= 5)
     let carriers = Set(found.compactMap { (($0["segments"] as? [[String: Any]])?.first?["carrier"]) as? String })
     // The carriers of today: US Airways and Virgin America fly as American and Alaska.
@@ -93,30 +108,33 @@ import Testing
     #expect(departure?.hasSuffix("-08:00") == true)
   }
 
-  @Test func bookedFlight_tripTimesAreLocalAtDepartureAndArrival() throws {
-    try signIn()
-    let found = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--max-stops", "0"])
+  @Test(arguments: BackendMode.allCases)
+  func bookedFlight_tripTimesAreLocalAtDepartureAndArrival(mode: BackendMode) throws {
+    let app = try App(mode)
+    defer { app.backend.expectNoServerErrors() }
+    try app.signIn()
+    let found = try app.offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--max-stops", "0"])
     let id = try #require(found.first?["id"] as? String)
-    let booked = try booking(["book", id, "--passenger", "Ada Lovelace", "--json"])
+    let booked = try app.booking(["book", id, "--passenger", "Ada Lovelace", "--json"])
     #expect(booked.status == 0, "\(booked.stderr)")
     let document = try JSONSerialization.jsonObject(with: Data(booked.stdout.utf8)) as? [String: Any]
     let reservation = try #require(
       ((document?["reservation"] as? [String: Any])?["id"] ?? document?["id"]) as? String, "\(booked.stdout)")
-    let shown = try runner.run("account", ["trips", "show", reservation, "--json"], environment: environment)
+    let shown = try app.run("account", ["trips", "show", reservation, "--json"])
     #expect(shown.status == 0, "\(shown.stderr)")
     let trip = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
     let fields = trip?["reservation"] as? [String: Any]
     // December: San Francisco is UTC-8, New York UTC-5.
     #expect((fields?["startsAt"] as? String)?.hasSuffix("-08:00") == true, "\(shown.stdout)")
     #expect((fields?["endsAt"] as? String)?.hasSuffix("-05:00") == true, "\(shown.stdout)")
-    let text = try runner.run("account", ["trips", "show", reservation], environment: environment)
+    let text = try app.run("account", ["trips", "show", reservation])
     // The when line is in local times (only the booking instant is in UTC).
     let when = text.stdout.split(separator: "\n").first { $0.contains(" to ") }
     #expect(text.status == 0 && when != nil && when?.contains("UTC") == false, "\(text.stdout)")
     #expect(text.stdout.contains("Charged to Visa •••• 4242"), "\(text.stdout)")
   }
 
-  @Test(arguments: [
+  static let badInputs: [[String]] = [
     ["search", "--from", "XXQ", "--to", "JFK", "--date", date(30)],
     ["search", "--from", "SFO", "--to", "SFO", "--date", date(30)],
     ["search", "--from", "SFO", "--to", "JFK", "--date", "2026-02-30"],
@@ -128,9 +146,22 @@ import Testing
     ["search", "--from", "SFO", "--to", "JFK", "--date", date(30), "--currency", "XYZ"],
     ["book", "not-an-offer", "--passenger", "Ada Lovelace"],
     ["book", "FL1.Y.1.20200101UA1478.USD35162", "--passenger", "Ada Lovelace"],
-  ])
+  ]
+
+  @Test(arguments: badInputs)
   func badInput_exitsTwo(arguments: [String]) throws {
-    let result = try booking(arguments)
+    try Self.expectBadInput(arguments, app: try App())
+  }
+
+  /// The same bad input against one server: refused with exit 2 whichever side judges it.
+  @Test func badInput_exitsTwo_againstTheServer() throws {
+    let app = try App(.server)
+    for arguments in Self.badInputs { try Self.expectBadInput(arguments, app: app) }
+    app.backend.expectNoServerErrors()
+  }
+
+  static func expectBadInput(_ arguments: [String], app: App) throws {
+    let result = try app.booking(arguments)
     #expect(result.status == 2, "\(arguments): \(result.stderr)")
     #expect(result.stderr.hasPrefix("error: "))
     #expect(!result.stderr.contains("Fatal error"))
@@ -138,12 +169,14 @@ import Testing
 
   /// A traveller who prefers EUR sees flights in EUR, books at the EUR total shown, and finds the
   /// trip charged in EUR; `--currency` overrides the preference; an unknown code exits 2.
-  @Test func preferredCurrency_pricesSearchBookingAndTrip() throws {
-    try signIn()
-    let preferences = try runner.run(
-      "account", ["preferences", "--currency", "EUR"], environment: environment)
+  @Test(arguments: BackendMode.allCases)
+  func preferredCurrency_pricesSearchBookingAndTrip(mode: BackendMode) throws {
+    let app = try App(mode)
+    defer { app.backend.expectNoServerErrors() }
+    try app.signIn()
+    let preferences = try app.run("account", ["preferences", "--currency", "EUR"])
     #expect(preferences.status == 0, "\(preferences.stderr)")
-    let found = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--adults", "2"])
+    let found = try app.offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--adults", "2"])
     #expect(!found.isEmpty)
     for offer in found {
       let price = try #require(offer["price"] as? [String: String])
@@ -162,16 +195,16 @@ import Testing
     let id = try #require(offer["id"] as? String)
 
     let passengers = ["--passenger", "Ada Lovelace", "--passenger", "Charles Babbage", "--idempotency-key", "eur-1"]
-    let booked = try booking(["book", id, "--json"] + passengers)
+    let booked = try app.booking(["book", id, "--json"] + passengers)
     #expect(booked.status == 0, "\(booked.stderr)")
     let document = try JSONSerialization.jsonObject(with: Data(booked.stdout.utf8)) as? [String: Any]
     let reservation = try #require(document?["reservation"] as? [String: Any])
     #expect(reservation["total"] as? [String: String] == price)
     // The same key again: the first reservation, said in words.
-    let text = try booking(["book", id] + passengers)
+    let text = try app.booking(["book", id] + passengers)
     #expect(text.stdout.contains("Total charged: €"), "\(text.stdout)\(text.stderr)")
 
-    let trips = try runner.run("account", ["trips", "list", "--json"], environment: environment)
+    let trips = try app.run("account", ["trips", "list", "--json"])
     #expect(trips.status == 0, "\(trips.stderr)")
     let listed = try JSONSerialization.jsonObject(with: Data(trips.stdout.utf8)) as? [String: Any]
     let first = try #require(
@@ -179,10 +212,10 @@ import Testing
     #expect(first["total"] as? [String: String] == price)
 
     // --currency overrides the preference; an unknown code is refused, naming what is accepted.
-    let inYen = try offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--currency", "JPY"])
+    let inYen = try app.offers(["--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--currency", "JPY"])
     #expect(inYen.allSatisfy { ($0["price"] as? [String: String])?["currency"] == "JPY" })
     #expect(inYen.allSatisfy { ($0["price"] as? [String: String])?["amount"]?.contains(".") == false })
-    let unknown = try booking([
+    let unknown = try app.booking([
       "search", "--from", "SFO", "--to", "JFK", "--date", Self.date(30), "--currency", "XYZ", "--json",
     ])
     #expect(unknown.status == 2)
@@ -195,9 +228,12 @@ import Testing
   /// are those who booked before the price moved (at least one, never more than the seats) and
   /// every loser gets `price_changed` (with the new offer) or `sold_out`, never a storage error; the
   /// seats sold are exactly the winners'; the original quote is then refused the same way.
-  @Test func twentyProcesses_neverOversell_norChargeAnUnseenPrice() throws {
-    try signIn()
-    let found = try offers([
+  @Test(arguments: BackendMode.allCases)
+  func twentyProcesses_neverOversell_norChargeAnUnseenPrice(mode: BackendMode) throws {
+    let app = try App(mode)
+    defer { app.backend.expectNoServerErrors() }
+    try app.signIn()
+    let found = try app.offers([
       "--from", "SFO", "--to", "JFK", "--date", Self.date(40), "--max-stops", "0", "--cabin", "business",
       "--sort", "departure",
     ])
@@ -210,10 +246,9 @@ import Testing
     let lock = NSLock()
     nonisolated(unsafe) var runs: [ProductRunner.Result?] = []
     let threads = (0..<20).map { index in
-      Thread { [runner, environment] in
-        let result = try? runner.run(
-          "booking", ["book", id, "--passenger", "Buyer Number\(String(repeating: "x", count: index))", "--json"],
-          environment: environment)
+      Thread {
+        let result = try? app.run(
+          "booking", ["book", id, "--passenger", "Buyer Number\(String(repeating: "x", count: index))", "--json"])
         lock.withLock { runs.append(result) }
       }
     }
@@ -234,14 +269,14 @@ import Testing
       #expect(
         loser.stdout.contains("\"price_changed\"") || loser.stdout.contains("\"sold_out\""), "\(loser.stderr)")
     }
-    let after = try offers([
+    let after = try app.offers([
       "--from", "SFO", "--to", "JFK", "--date", Self.date(40), "--max-stops", "0", "--cabin", "business",
       "--sort", "departure", "--limit", "1000",
     ])
     let same = after.first { ($0["id"] as? String)?.hasPrefix(flights + ".") == true }
     #expect((same?["seatsAvailable"] as? Int ?? 0) == max(0, seats - winners.count))
 
-    let stale = try booking(["book", id, "--passenger", "Late Comer", "--json"])
+    let stale = try app.booking(["book", id, "--passenger", "Late Comer", "--json"])
     if winners.count < seats && (same?["price"] as? [String: String]) == price {
       #expect(stale.status == 0, "the price did not move: the quote still books")
     } else {

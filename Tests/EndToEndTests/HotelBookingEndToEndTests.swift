@@ -3,15 +3,19 @@ import Foundation
 import Testing
 
 /// Booking hotels end to end: a user made with the `account` product books with `hotel`, sees the
-/// stay under trips, cancels it, and real processes race for the last room.
-@Suite struct HotelBookingEndToEndTests {
+/// stay under trips, cancels it, and real processes race for the last room; embedded and against the
+/// suite's `travel-server` (``BackendMode``, ``SharedServer``: each test sets ``backend`` first).
+/// Serialized: on the shared server, tests count the free rooms of the same hotels.
+@Suite(.sharedServer, .serialized) final class HotelBookingEndToEndTests: @unchecked Sendable {
   static let password = "correct horse battery"
 
   let directory = TemporaryDirectory(prefix: "hotel-e2e")
+  /// Set once at the start of each test (a new suite instance runs each test).
+  var backend = TestBackend()
 
   @discardableResult
   func run(_ product: String, _ arguments: [String], stdin: String = "") throws -> ProductRunner.Result {
-    try ProductRunner().run(product, arguments + ["--data-dir", directory.path], stdin: stdin)
+    try backend.run(product, arguments + ["--data-dir", directory.path], stdin: stdin)
   }
 
   func json(_ result: ProductRunner.Result) throws -> [String: Any] {
@@ -20,10 +24,10 @@ import Testing
 
   func signUpWithCard() throws {
     let signup = try run(
-      "account", ["signup", "--email", "ada@example.com", "--first-name", "Ada", "--last-name", "Lovelace"],
+      "account", ["signup", "--email", backend.email("ada"), "--first-name", "Ada", "--last-name", "Lovelace"],
       stdin: Self.password + "\n" + Self.password + "\n")
     #expect(signup.status == 0, "\(signup.stderr)")
-    #expect(try run("account", ["login", "--email", "ada@example.com"], stdin: Self.password + "\n").status == 0)
+    #expect(try run("account", ["login", "--email", backend.email("ada")], stdin: Self.password + "\n").status == 0)
     #expect(try run("account", ["cards", "add"], stdin: "4242424242424242\n12/30\n123\n").status == 0)
   }
 
@@ -36,7 +40,10 @@ import Testing
     return offers.first { $0["roomType"] as? String == roomType }?["roomsAvailable"] as? Int ?? 0
   }
 
-  @Test func book_showsUnderTrips_cancel_freesTheRoom() throws {
+  @Test(arguments: BackendMode.allCases)
+  func book_showsUnderTrips_cancel_freesTheRoom(mode: BackendMode) throws {
+    backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     try signUpWithCard()
     let search = try json(
       try run("hotel", ["search", "--near", "Paris"] + stay + ["--guests", "2", "--limit", "1", "--json"]))
@@ -67,7 +74,10 @@ import Testing
     #expect(try freeRooms(hotelId, roomType) == before)
   }
 
-  @Test func book_withoutSession_exitsOne() throws {
+  @Test(arguments: BackendMode.allCases)
+  func book_withoutSession_exitsOne(mode: BackendMode) throws {
+    backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     let search = try json(try run("hotel", ["search", "--near", "Paris"] + stay + ["--limit", "1", "--json"]))
     let offerId = try #require((search["offers"] as? [[String: Any]])?.first?["id"] as? String)
     let result = try run("hotel", ["book", offerId, "--guest", "Ada Lovelace"])
@@ -75,7 +85,10 @@ import Testing
     #expect(result.stderr.contains("sign in"))
   }
 
-  @Test func twentyProcesses_racingForTheLastRoom_neverDoubleBook() throws {
+  @Test(arguments: BackendMode.allCases)
+  func twentyProcesses_racingForTheLastRoom_neverDoubleBook(mode: BackendMode) throws {
+    backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     try signUpWithCard()
     // A room type with few rooms: fill all but one with one booking of several rooms.
     let search = try json(try run("hotel", ["search", "--near", "Paris"] + stay + ["--limit", "1000", "--json"]))

@@ -2,8 +2,9 @@ import CommonTesting
 import Foundation
 import Testing
 
-/// Runs the `hotel` product (and `travel hotels`) as a user would.
-@Suite struct HotelEndToEndTests {
+/// Runs the `hotel` product (and `travel hotels`) as a user would, embedded and against the
+/// suite's `travel-server` (``BackendMode``, ``SharedServer``).
+@Suite(.sharedServer) struct HotelEndToEndTests {
   /// A date `days` from today (UTC), `YYYY-MM-DD`.
   static func day(_ days: Int) -> String {
     var calendar = Calendar(identifier: .gregorian)
@@ -15,13 +16,18 @@ import Testing
 
   let stay = ["--check-in", day(30), "--check-out", day(33)]
 
-  func run(_ arguments: [String], product: String = "hotel") throws -> ProductRunner.Result {
+  func run(_ arguments: [String], product: String = "hotel", backend: TestBackend? = nil) throws
+    -> ProductRunner.Result
+  {
     let directory = TemporaryDirectory()
-    return try ProductRunner().run(product, arguments + ["--data-dir", directory.path])
+    return try (backend ?? TestBackend(.embedded)).run(product, arguments + ["--data-dir", directory.path])
   }
 
-  @Test func search_nearParis_listsHotelsInParis_withNightsAndTotals() throws {
-    let result = try run(["search", "--near", "Paris"] + stay + ["--guests", "2", "--json"])
+  @Test(arguments: BackendMode.allCases)
+  func search_nearParis_listsHotelsInParis_withNightsAndTotals(mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
+    let result = try run(["search", "--near", "Paris"] + stay + ["--guests", "2", "--json"], backend: backend)
     #expect(result.status == 0, "\(result.stderr)")
     let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
     let offers = try #require(document?["offers"] as? [[String: Any]])
@@ -36,14 +42,17 @@ import Testing
     }
   }
 
-  @Test func travelHotels_isTheSameCommand() throws {
+  @Test(arguments: BackendMode.allCases)
+  func travelHotels_isTheSameCommand(mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     let result = try run(
-      ["hotels", "search", "--near", "48.8566,2.3522"] + stay + ["--limit", "3"], product: "travel")
+      ["hotels", "search", "--near", "48.8566,2.3522"] + stay + ["--limit", "3"], product: "travel", backend: backend)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("showing 3 of"))
   }
 
-  @Test(arguments: [
+  static let badSearches: [([String], String)] = [
     (["--near", "Atlantisville"], "unknown_place"),
     (["--near", "Springfield"], "ambiguous_place"),
     (["--near", "91,2.35"], "invalid_coordinate"),
@@ -55,11 +64,24 @@ import Testing
     (["--near", "Paris", "--radius-km", "-5"], "invalid_radius"),
     (["--near", "Paris", "--max-price", "-10"], "invalid_price"),
     (["--near", "Paris", "--amenities", "wifi,helipad"], "unknown_amenity"),
-  ])
+  ]
+
+  @Test(arguments: badSearches)
   func search_badInput_exitsTwo(arguments: [String], code: String) throws {
-    let result = try run(["search"] + arguments + stay + ["--json"])
-    #expect(result.status == 2, "\(result.stderr)")
-    #expect(result.stdout.contains("\"code\" : \"\(code)\""), "\(result.stdout)")
+    try expectBadSearch(arguments, code: code, backend: TestBackend(.embedded))
+  }
+
+  /// The same bad searches against one server: the same exit and code whichever side judges them.
+  @Test func search_badInput_exitsTwo_againstTheServer() throws {
+    let backend = try TestBackend(.server)
+    for (arguments, code) in Self.badSearches { try expectBadSearch(arguments, code: code, backend: backend) }
+    backend.expectNoServerErrors()
+  }
+
+  func expectBadSearch(_ arguments: [String], code: String, backend: TestBackend) throws {
+    let result = try run(["search"] + arguments + stay + ["--json"], backend: backend)
+    #expect(result.status == 2, "\(arguments): \(result.stderr)")
+    #expect(result.stdout.contains("\"code\" : \"\(code)\""), "\(arguments): \(result.stdout)")
     #expect(result.stderr.hasPrefix("error: "))
     #expect(!result.stderr.contains("Fatal"))
   }
@@ -76,20 +98,26 @@ import Testing
     #expect(result.stdout.contains("\"code\" : \"\(code)\""), "\(result.stdout)")
   }
 
-  @Test func show_malformedId_exitsTwo_unknownId_exitsOne() throws {
-    let malformed = try run(["show", "nope", "--json"])
+  @Test(arguments: BackendMode.allCases)
+  func show_malformedId_exitsTwo_unknownId_exitsOne(mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
+    let malformed = try run(["show", "nope", "--json"], backend: backend)
     #expect(malformed.status == 2, "\(malformed.stderr)")
     #expect(malformed.stdout.contains("\"code\" : \"invalid_hotel_id\""), "\(malformed.stdout)")
     #expect(malformed.stderr.contains("h2988507-17"), "\(malformed.stderr)")
-    let unknown = try run(["show", "h1-1", "--json"])
+    let unknown = try run(["show", "h1-1", "--json"], backend: backend)
     #expect(unknown.status == 1, "\(unknown.stderr)")
     #expect(unknown.stdout.contains("\"code\" : \"hotel_not_found\""), "\(unknown.stdout)")
   }
 
-  @Test func map_writesAnSVG() throws {
+  @Test(arguments: BackendMode.allCases)
+  func map_writesAnSVG(mode: BackendMode) throws {
+    let backend = try TestBackend(mode)
+    defer { backend.expectNoServerErrors() }
     let directory = TemporaryDirectory()
     let path = directory.url.appendingPathComponent("tokyo.svg").path
-    let result = try ProductRunner().run(
+    let result = try backend.run(
       "hotel", ["map", "--near", "Tokyo", "--svg", path, "--radius-km", "5", "--data-dir", directory.path])
     #expect(result.status == 0, "\(result.stderr)")
     let svg = try String(contentsOfFile: path, encoding: .utf8)
