@@ -63,7 +63,7 @@ public struct BCBPView: Sendable {
   /// The bytes `[start, end)` as they are (airline data, security data).
   func raw(_ start: Int32, _ end: Int32) -> String {
     guard start < end else { return "" }
-    return withBytes { String(decoding: UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)]), as: UTF8.self) }
+    return withBytes { Self.raw($0, start, end) }
   }
 
   func uniqueItem(_ index: Int) -> String {
@@ -161,12 +161,7 @@ public struct BCBPView: Sendable {
     public var carrier: String { item(3) }
     /// Item 43: flight number (`0834`; lenient, a number written without its leading zeros gets
     /// them back).
-    public var flightNumber: String {
-      let flight = item(4)
-      guard view.mode == .lenient, flight.first == " " else { return flight }
-      let digits = flight.drop { $0 == " " }
-      return String(repeating: "0", count: max(0, 4 - digits.prefix { $0.isNumber }.count)) + digits
-    }
+    public var flightNumber: String { view.mode == .lenient ? BCBPView.withLeadingZeros(item(4)) : item(4) }
     /// Item 46: the date of the flight as a day of the year, 1–366, read from the three digits.
     public var dayOfYear: Int {
       let start = Int(span.start) + span.offset(5)
@@ -209,16 +204,45 @@ public struct BCBPView: Sendable {
 
     /// The leg as a ``BoardingPass/Leg`` (every field decoded).
     public var leg: BoardingPass.Leg {
-      BoardingPass.Leg(
-        pnr: pnr, from: from, to: to, carrier: carrier, flightNumber: flightNumber, dayOfYear: dayOfYear,
-        compartment: compartment, seat: seat, checkInSequence: checkInSequence, passengerStatus: passengerStatus,
-        airlineNumericCode: airlineNumericCode, documentSerialNumber: documentSerialNumber,
-        selecteeIndicator: selecteeIndicator,
-        internationalDocumentationVerification: internationalDocumentationVerification,
-        marketingCarrier: marketingCarrier, frequentFlyerAirline: frequentFlyerAirline,
-        frequentFlyerNumber: frequentFlyerNumber, idAdIndicator: idAdIndicator,
-        freeBaggageAllowance: freeBaggageAllowance, fastTrack: fastTrack, airlineData: airlineData)
+      view.withBytes { BCBPView.leg(span, bytes: $0, lenient: view.mode == .lenient) }
     }
+  }
+
+  /// Every field of the leg at `span` decoded from `bytes`.
+  static func leg(_ span: BCBPLayout.Leg, bytes: UnsafeBufferPointer<UInt8>, lenient: Bool) -> BoardingPass.Leg {
+    func item(_ index: Int) -> String {
+      let start = Int(span.start) + span.offset(index)
+      return BCBPLayout.field(bytes, start, start + span.width(index))
+    }
+    func repeated(_ index: Int) -> String {
+      let (start, end) = span.repeatedItem(index)
+      return BCBPLayout.field(bytes, Int(start), Int(end))
+    }
+    let dayStart = Int(span.start) + span.offset(5)
+    var day = 0
+    for index in dayStart..<(dayStart + 3) { day = day * 10 + Int(bytes[index] &- 0x30) }
+    return BoardingPass.Leg(
+      pnr: item(0), from: item(1), to: item(2), carrier: item(3),
+      flightNumber: lenient ? withLeadingZeros(item(4)) : item(4), dayOfYear: day, compartment: item(6), seat: item(7),
+      checkInSequence: item(8), passengerStatus: item(9), airlineNumericCode: repeated(0),
+      documentSerialNumber: repeated(1), selecteeIndicator: repeated(2),
+      internationalDocumentationVerification: repeated(3), marketingCarrier: repeated(4),
+      frequentFlyerAirline: repeated(5), frequentFlyerNumber: repeated(6), idAdIndicator: repeated(7),
+      freeBaggageAllowance: repeated(8), fastTrack: repeated(9),
+      airlineData: raw(bytes, span.repeatedEnd, span.end))
+  }
+
+  /// A flight number written without its leading zeros (`" 834"`, lenient) with them (`0834`).
+  static func withLeadingZeros(_ flight: String) -> String {
+    guard flight.first == " " else { return flight }
+    let digits = flight.drop { $0 == " " }
+    return String(repeating: "0", count: max(0, 4 - digits.prefix { $0.isNumber }.count)) + digits
+  }
+
+  /// The bytes `[start, end)` as they are.
+  static func raw(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int32, _ end: Int32) -> String {
+    guard start < end else { return "" }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(start)..<Int(end)]), as: UTF8.self)
   }
 
   // MARK: Dates
@@ -240,15 +264,28 @@ public struct BCBPView: Sendable {
 
   // MARK: The whole pass
 
-  /// The pass with every field decoded.
+  /// The pass with every field decoded (in one visit of the bytes).
   public var pass: BoardingPass {
-    BoardingPass(
-      passengerName: passengerName, electronicTicketIndicator: electronicTicketIndicator, version: version,
-      passengerDescription: passengerDescription, checkInSource: checkInSource, issuanceSource: issuanceSource,
-      issueDate: issueDate, documentType: documentType, issuer: issuer, baggageTag: baggageTag,
-      firstNonConsecutiveBaggageTag: firstNonConsecutiveBaggageTag,
-      secondNonConsecutiveBaggageTag: secondNonConsecutiveBaggageTag, legs: legs.map(\.leg),
-      securityType: securityType, securityData: securityData)
+    let layout = layout
+    let lenient = mode == .lenient
+    return withBytes { bytes in
+      func field(_ start: Int32, _ end: Int32) -> String { BCBPLayout.field(bytes, Int(start), Int(end)) }
+      func unique(_ index: Int) -> String {
+        let (start, end) = layout.uniqueItem(index)
+        return field(start, end)
+      }
+      var legs: [BoardingPass.Leg] = []
+      legs.reserveCapacity(layout.legCount)
+      for index in 0..<layout.legCount { legs.append(Self.leg(layout.leg(index), bytes: bytes, lenient: lenient)) }
+      return BoardingPass(
+        passengerName: field(2, layout.nameEnd), electronicTicketIndicator: field(layout.nameEnd, layout.nameEnd + 1),
+        version: layout.version < 0 ? nil : field(layout.version, layout.version + 1),
+        passengerDescription: unique(0), checkInSource: unique(1), issuanceSource: unique(2),
+        issueDate: layout.issueDateIgnored ? "" : unique(3), documentType: unique(4), issuer: unique(5),
+        baggageTag: unique(6), firstNonConsecutiveBaggageTag: unique(7), secondNonConsecutiveBaggageTag: unique(8),
+        legs: legs, securityType: layout.securityType < 0 ? nil : field(layout.securityType, layout.securityType + 1),
+        securityData: Self.raw(bytes, layout.securityStart, layout.securityEnd))
+    }
   }
 
   /// ``pass`` and ``quirks``, as ``BCBPParser/parse(_:mode:)`` returns them.
