@@ -17,7 +17,8 @@ let environment: AccountEnvironment.Factory = { context in
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService,
-    checkIn: backend.checkInService, barcodes: ZintRenderer(), live: StoreLiveUpdates(services: backend),
+    checkIn: backend.checkInService(on: context.clock), barcodes: ZintRenderer(),
+    live: StoreLiveUpdates(services: backend),
     flightStatus: try FlightsWiring.status(context: context))
 }
 let root = AccountCommands.root(name: "account", environment: environment)

@@ -22,7 +22,7 @@ let services = BookingServices(
   },
   checkIn: { context -> any CheckInService in
     if let remote = RemoteWiring(context) { return remote.checkIn }
-    return try BackendServices(dataDirectory: context.dataDirectory).checkInService
+    return try BackendServices(dataDirectory: context.dataDirectory).checkInService(on: context.clock)
   }, barcodeScanner: ZXingScanner(),
   homeAirport: { context in
     RemoteWiring(context).map { $0.homeAirport() } ?? FlightsWiring.homeAirport(context: context)

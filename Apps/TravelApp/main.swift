@@ -25,7 +25,8 @@ let accountEnvironment: AccountEnvironment.Factory = { context in
   let backend = try BackendServices(dataDirectory: context.dataDirectory)
   return AccountEnvironment(
     accounts: backend.accountService, cards: backend.cardService, reservations: backend.reservationService,
-    checkIn: backend.checkInService, barcodes: ZintRenderer(), live: StoreLiveUpdates(services: backend),
+    checkIn: backend.checkInService(on: context.clock), barcodes: ZintRenderer(),
+    live: StoreLiveUpdates(services: backend),
     flightStatus: try FlightsWiring.status(context: context))
 }
 
@@ -44,7 +45,7 @@ let flightServices = BookingServices(
   },
   checkIn: { context -> any CheckInService in
     if let remote = RemoteWiring(context) { return remote.checkIn }
-    return try BackendServices(dataDirectory: context.dataDirectory).checkInService
+    return try BackendServices(dataDirectory: context.dataDirectory).checkInService(on: context.clock)
   }, barcodeScanner: ZXingScanner(),
   homeAirport: { context in
     RemoteWiring(context).map { $0.homeAirport() } ?? FlightsWiring.homeAirport(context: context)

@@ -90,8 +90,20 @@ public final class BackendServices: Sendable {
 
   /// Check-in, seats and boarding passes over this store, with the aircraft names and airport
   /// countries of the reference data (read on first use).
-  public var checkInService: any CheckInService {
-    FlightCheckIn(
+  public var checkInService: any CheckInService { checkInService(now: environment.now) }
+
+  /// ``checkInService`` on the app's clock (`--clock-start`, `--clock-speed`): the check-in
+  /// window (opens 24 h, closes 60 or 45 minutes before departure) and the passes' issue dates
+  /// follow `clock`, so check-in can be shown on a simulated day; sessions still expire on the
+  /// store's clock.
+  public func checkInService(on clock: TravelClock) -> any CheckInService {
+    checkInService(now: { clock.now() })
+  }
+
+  private func checkInService(now: @escaping @Sendable () -> Date) -> any CheckInService {
+    var environment = environment
+    environment.now = now
+    return FlightCheckIn(
       database: database, accounts: accounts, signer: boardingPassSigner, environment: environment,
       world: {
         let data: ReferenceData

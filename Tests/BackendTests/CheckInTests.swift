@@ -157,6 +157,44 @@ final class CheckInFixture: @unchecked Sendable {
     #expect(seats.allSatisfy { group.contains(String($0.letter)) }, "\(seats)")
   }
 
+  /// One passenger chose a seat; `--auto` seats the others beside them (not at the front of the
+  /// cabin, where a QA run found the second passenger of a booking).
+  @Test func automaticSeats_sitBesideACompanionWhoChose() throws {
+    let fixture = try CheckInFixture()
+    let offer = try fixture.offer("SFO", "JFK", LocalDate("2026-10-20")!, adults: 3)
+    let reservation = try fixture.book(offer, ["Ada Lovelace", "Charles Babbage", "Grace Hopper"])
+    let maps = try fixture.checkIn.seatMaps(SeatMapRequest(reservationID: reservation.id), token: fixture.token)
+    let economy = try #require(maps.legs[0].map.cabins.last)
+    let row = economy.rows[economy.rows.count / 2]
+    let first = try #require(economy.groups.first)
+    let chosen = SeatNumber(row: row, letter: Character(first[0]))
+    _ = try fixture.checkIn.assignSeats(
+      SeatAssignmentRequest(
+        reservationID: reservation.id, choices: [SeatChoice(passenger: "Ada Lovelace", leg: 0, seat: chosen)]),
+      token: fixture.token)
+    let response = try fixture.checkIn.assignSeats(
+      SeatAssignmentRequest(reservationID: reservation.id, assignRest: true), token: fixture.token)
+    let seats = Set(response.assignments.compactMap(\.seat))
+    #expect(seats == Set(first.prefix(3).map { SeatNumber(row: row, letter: Character($0)) }), "\(seats)")
+  }
+
+  /// With the seats beside the companion taken by others, the next nearest: across the aisle in
+  /// the same row before another row.
+  @Test func automaticSeats_crossTheAisleBeforeLeavingTheRow() throws {
+    let map = SeatMapLayouts.map(for: AircraftCatalog.model(code: "320", names: [:]))
+    let economy = try #require(map.cabins.last)
+    let row = economy.rows[4]
+    let taken: Set<SeatNumber> = [SeatNumber(row: row, letter: "A"), SeatNumber(row: row, letter: "B")]
+    let companion = SeatNumber(row: row, letter: "C")
+    let seats = SeatPicker.pick(
+      1, cabin: .economy, map: map, near: [companion], free: { !taken.contains($0) && $0 != companion })
+    #expect(seats == [SeatNumber(row: row, letter: "D")])
+    let full = SeatPicker.pick(
+      1, cabin: .economy, map: map, near: [companion],
+      free: { $0.row != row && !taken.contains($0) })
+    #expect(full?.first.map { abs($0.row - row) <= 2 } == true, "\(String(describing: full))")
+  }
+
   @Test func chosenSeats_areCheckedAgainstTheMap() throws {
     let fixture = try CheckInFixture()
     let offer = try fixture.offer("SFO", "JFK", LocalDate("2026-10-20")!, adults: 2)

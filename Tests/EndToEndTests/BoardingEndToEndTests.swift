@@ -39,6 +39,13 @@ import Testing
 
   /// An offer from `from` to `to` whose departure is `hours` from now (today or tomorrow, local).
   func offer(_ from: String, _ to: String, zone: String, adults: Int = 1, hours: ClosedRange<Double>) throws -> String {
+    try departingOffer(from, to, zone: zone, adults: adults, hours: hours).id
+  }
+
+  /// ``offer(_:_:zone:adults:hours:)`` with its first departure instant.
+  func departingOffer(_ from: String, _ to: String, zone: String, adults: Int = 1, hours: ClosedRange<Double>) throws
+    -> (id: String, departure: Date)
+  {
     let parser = ISO8601DateFormatter()
     for day in 0...2 {
       let found =
@@ -55,7 +62,7 @@ import Testing
           let text = segment["departure"] as? String, let departure = parser.date(from: text)
         else { continue }
         let ahead = departure.timeIntervalSinceNow / 3600
-        if hours.contains(ahead), let id = offer["id"] as? String { return id }
+        if hours.contains(ahead), let id = offer["id"] as? String { return (id, departure) }
       }
     }
     Issue.record("no \(from)–\(to) flight \(hours) hours from now")
@@ -281,8 +288,8 @@ import Testing
 
   @Test func checkIn_outsideTheWindow_saysWhenItOpens() throws {
     try signIn()
-    let offer = try offer("LAX", "SFO", zone: "America/Los_Angeles", hours: 30...200)
-    let reservation = try book(offer, ["Ada Lovelace"])
+    let offer = try departingOffer("LAX", "SFO", zone: "America/Los_Angeles", hours: 30...200)
+    let reservation = try book(offer.id, ["Ada Lovelace"])
     let result = try run("account", ["trips", "checkin", reservation, "--json"])
     #expect(result.status == 1, "\(result.stderr)")
     #expect(
@@ -290,6 +297,20 @@ import Testing
     #expect(result.stdout.contains("\"check_in_not_open\""))
     let none = try run("account", ["trips", "boarding-pass", reservation])
     #expect(none.status == 1 && none.stderr.contains("check in first"), "\(none.stderr)")
+
+    // On the app's clock (--clock-start) three hours before departure, check-in is open, in
+    // every executable that checks in.
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm'Z'"
+    let start = formatter.string(from: offer.departure.addingTimeInterval(-3 * 3600))
+    let seats = try run("booking", ["seats", reservation, "--auto", "--clock-start", start])
+    #expect(seats.status == 0, "\(seats.stderr)")
+    let checked = try run("travel", ["trips", "checkin", reservation, "--clock-start", start])
+    #expect(checked.status == 0 && checked.stdout.contains("Checked in for reservation"), "\(checked.stderr)")
+    let pass = try run("account", ["trips", "boarding-pass", reservation, "--clock-start", start])
+    #expect(pass.status == 0, "\(pass.stderr)")
   }
 }
 

@@ -447,13 +447,19 @@ public final class FlightCheckIn: CheckInService, @unchecked Sendable {
     guard !unseated.isEmpty else { return }
     let map = seatMap(aircraft: leg.aircraft)
     var held = Set<SeatNumber>()
+    var companions: [SeatNumber] = []
     for row in try db.query(
-      "SELECT seat FROM seat_assignments WHERE flight = ? AND date = ?", leg.flight.code, leg.date.description)
+      "SELECT seat, reservation_id FROM seat_assignments WHERE flight = ? AND date = ?", leg.flight.code,
+      leg.date.description)
     {
-      if let seat = try? SeatNumber(parsing: try row.get("seat")) { held.insert(seat) }
+      guard let seat = try? SeatNumber(parsing: try row.get("seat")) else { continue }
+      held.insert(seat)
+      if try row.get("reservation_id", as: String.self) == booked.reservation.id { companions.append(seat) }
     }
     // Next to a companion already seated when there is room there.
-    guard let seats = SeatPicker.pick(unseated.count, cabin: booked.cabin, map: map, free: { !held.contains($0) })
+    guard
+      let seats = SeatPicker.pick(
+        unseated.count, cabin: booked.cabin, map: map, near: companions.sorted(), free: { !held.contains($0) })
     else {
       throw ServiceError.refused(
         "no_seat_free", "\(leg.flight) has no free seat left in \(booked.cabin.displayName.lowercased())")

@@ -91,17 +91,26 @@ enum SeatMapLayouts {
 
 /// Seating a booking's passengers automatically.
 enum SeatPicker {
-  /// `count` free seats of `cabin` on `map`, the passengers side by side when they can be: a run
-  /// of adjacent seats between two aisles in one row; else one row across an aisle; else two
-  /// rows, one behind the other; else the first free seats. Front rows first; a lone traveller
-  /// gets a window, else an aisle, else any seat. Nil when fewer than `count` seats are free.
-  static func pick(_ count: Int, cabin: Cabin, map: SeatMap, free isFree: (SeatNumber) -> Bool) -> [SeatNumber]? {
+  /// `count` free seats of `cabin` on `map`, the passengers side by side when they can be.
+  ///
+  /// With `companions` (the seats the booking's other passengers already hold on this flight),
+  /// each passenger first gets the free seat nearest the party: beside it in its block between
+  /// aisles, then across an aisle in the same row, then in the row just ahead or behind; the
+  /// party grows with each seat given. When that cannot seat everyone, or with no companions:
+  /// a run of adjacent seats between two aisles in one row; else one row across an aisle; else
+  /// two rows, one behind the other; else the first free seats. Front rows first; a lone
+  /// traveller gets a window, else an aisle, else any seat. Nil when fewer than `count` seats
+  /// are free.
+  static func pick(
+    _ count: Int, cabin: Cabin, map: SeatMap, near companions: [SeatNumber] = [], free isFree: (SeatNumber) -> Bool
+  ) -> [SeatNumber]? {
     guard count > 0 else { return [] }
     let layouts = map.cabins.filter { $0.cabin == cabin }
     let blocked = Set(map.blocked)
     func available(_ seat: SeatNumber) -> Bool { !blocked.contains(seat) && isFree(seat) }
     func seat(_ row: Int, _ letter: String) -> SeatNumber { SeatNumber(row: row, letter: Character(letter)) }
     let rows = layouts.flatMap { layout in layout.rows.map { (layout, $0) } }
+    if let beside = besideCompanions(count, companions, rows: rows, available: available) { return beside }
     if count == 1 {
       for wanted in [map.isWindow, map.isAisle, { _ in true }] {
         for (layout, row) in rows {
@@ -138,5 +147,53 @@ enum SeatPicker {
     }
     let free = rows.flatMap { layout, row in layout.letters.map { seat(row, $0) } }.filter(available)
     return free.count >= count ? Array(free.prefix(count)) : nil
+  }
+
+  /// `count` free seats, each the nearest to the party (`companions` and the seats given so far)
+  /// within one row of it in the same cabin; nil when there are no companions or the party
+  /// cannot all sit that close.
+  ///
+  /// Nearness: the same block between aisles counts the seats in between; across an aisle adds
+  /// 10; a row ahead or behind adds 100 (so any seat in the party's row beats one in the next
+  /// row). Ties go to the front row, then the left-most letter.
+  private static func besideCompanions(
+    _ count: Int, _ companions: [SeatNumber], rows: [(SeatMap.CabinLayout, Int)],
+    available: (SeatNumber) -> Bool
+  ) -> [SeatNumber]? {
+    guard !companions.isEmpty else { return nil }
+    var party = companions
+    var given: [SeatNumber] = []
+    let rowIndex = Dictionary(
+      rows.enumerated().map { ($0.element.1, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    func position(_ seat: SeatNumber) -> (layout: SeatMap.CabinLayout, letter: Int, group: Int, row: Int)? {
+      guard let index = rowIndex[seat.row] else { return nil }
+      let layout = rows[index].0
+      guard let letter = layout.letters.firstIndex(of: String(seat.letter)) else { return nil }
+      let group = layout.groups.firstIndex { $0.contains(String(seat.letter)) } ?? 0
+      return (layout, letter, group, index)
+    }
+    for _ in 0..<count {
+      var best: (distance: Int, seat: SeatNumber)?
+      for member in party {
+        guard let home = position(member) else { continue }
+        for rowOffset in [0, -1, 1] {
+          let index = home.row + rowOffset
+          guard rows.indices.contains(index), rows[index].0 == home.layout else { continue }
+          let row = rows[index].1
+          for (letterIndex, letter) in home.layout.letters.enumerated() {
+            let candidate = SeatNumber(row: row, letter: Character(letter))
+            guard !given.contains(candidate), available(candidate), let place = position(candidate) else { continue }
+            let distance =
+              abs(letterIndex - home.letter) + (place.group == home.group ? 0 : 10) + abs(rowOffset) * 100
+            if let current = best, (distance, candidate) >= (current.distance, current.seat) { continue }
+            best = (distance, candidate)
+          }
+        }
+      }
+      guard let chosen = best?.seat else { return nil }
+      given.append(chosen)
+      party.append(chosen)
+    }
+    return given
   }
 }
