@@ -49,7 +49,7 @@ var targets: [Target] = [
   .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
   // libpq 15, PostgreSQL's client library (the store on a PostgreSQL server). Debian: libpq-dev.
   .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-  // OpenSSL libcrypto (scrypt, AES-256-GCM, RAND_bytes, CRYPTO_memcmp, ECDSA). Debian: libssl-dev.
+  // OpenSSL libcrypto (scrypt, AES-256-GCM, RAND_bytes, CRYPTO_memcmp, ECDSA, PEM). Debian: libssl-dev.
   .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
   // libwebsockets 4.1: HTTP/1.1 + WebSocket server and WebSocket client. Debian: libwebsockets-dev.
   .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
@@ -75,8 +75,9 @@ targets += library(
   "Backend", ["Common", "Reactive", "CSQLite", "CLibPQ", "COpenSSL"],
   testDependencies: ["CommonTesting", "Common", "Reactive"]
 )
-// HTTP/1.1 + WebSocket server and WebSocket client over libwebsockets (one service thread).
-targets += library("Transport", ["CLibWebSockets", "Reactive"], testDependencies: ["Reactive"])
+// HTTP/1.1 + WebSocket server and WebSocket client over libwebsockets (one service thread);
+// OpenSSL's PEM readers check the TLS files before libwebsockets is given them.
+targets += library("Transport", ["CLibWebSockets", "COpenSSL", "Reactive"], testDependencies: ["Reactive"])
 // Combine's URLSession.dataTaskPublisher(for:) over FoundationNetworking (Reactive itself imports nothing).
 targets += library("ReactiveNetworking", ["Reactive"], testDependencies: ["Reactive", "Transport"])
 // The backend on the network: HTTP routes (/v1), the live channel (/v1/stream), over Backend.

@@ -86,8 +86,19 @@ public final class TravelServer: Sendable {
   /// Opens the store and starts listening.
   /// - Throws: ``ServiceError``: `store_unreadable`, `store_unavailable` (the PostgreSQL database
   ///   cannot be reached), `data_dir_unusable`, `reference_data_unavailable`
-  ///   (the store or data), `listen_failed` (`.unavailable`: the address is in use or not of this machine).
+  ///   (the store or data), `invalid_tls_file` (`.invalidInput`: a TLS file missing, unreadable, not
+  ///   PEM, encrypted, or a key that is not the certificate's; checked before the store is opened),
+  ///   `listen_failed` (`.unavailable`: the port is in use, the address not of this machine, or
+  ///   the port privileged; the message says which).
   public init(configuration: Configuration) throws {
+    // The TLS files first: a wrong one is named before anything is opened or written.
+    if let certificate = configuration.tlsCertificate, let key = configuration.tlsKey {
+      do {
+        try TLSFiles.validate(certificate: certificate, key: key)
+      } catch let error as TransportError {
+        throw ServiceError(.invalidInput, code: error.code, message: error.message)
+      }
+    }
     let backend = try ServerBackend(
       dataDirectory: configuration.dataDirectory, database: configuration.database,
       environment: configuration.backendEnvironment)
@@ -127,7 +138,8 @@ public final class TravelServer: Sendable {
       http = try HTTPServer(configuration: transport, routes: routes)
     } catch let error as TransportError {
       hub.stop()
-      throw ServiceError(.unavailable, code: error.code, message: error.message)
+      throw ServiceError(
+        error.code == "invalid_tls_file" ? .invalidInput : .unavailable, code: error.code, message: error.message)
     }
     let scheme = configuration.tlsCertificate == nil ? "http" : "https"
     let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -147,6 +159,10 @@ public final class TravelServer: Sendable {
   static func answer(_ request: HTTPRequest, router: Router, backend: ServerBackend, state: ShutdownState)
     -> HTTPResponse
   {
+    // The transport's own paths answer GET only; anything else is 405 with `Allow`, as on the API's routes.
+    if [Self.streamPath, "/healthz", "/readyz"].contains(request.path), request.method != "GET" {
+      return methodNotAllowed(request, allowed: ["GET"])
+    }
     switch request.path {
     case "/healthz":
       return HTTPResponse(status: 200, body: Data(#"{"status":"ok"}"#.utf8))
@@ -154,7 +170,7 @@ public final class TravelServer: Sendable {
       let ready = !state.isShuttingDown && backend.isReady()
       return HTTPResponse(
         status: ready ? 200 : 503, body: Data((ready ? #"{"status":"ready"}"# : #"{"status":"unavailable"}"#).utf8))
-    case streamPath where request.method == "GET":
+    case streamPath:
       // A plain GET of the live channel (no WebSocket upgrade): 426, saying how to upgrade (RFC 9110 §15.5.22).
       var response = error(
         .init(
@@ -173,13 +189,7 @@ public final class TravelServer: Sendable {
         .init(.notFound, code: "not_found", message: "no route \(request.method) \(request.path): see /v1/openapi.json")
       )
     case .wrongMethod(let allowed):
-      var response = error(
-        .init(
-          .invalidInput, code: "method_not_allowed",
-          message: "\(request.method) is not allowed on \(request.path): use \(allowed.joined(separator: ", "))"),
-        status: 405)
-      response.headers.append(("Allow", allowed.joined(separator: ", ")))
-      return response
+      return methodNotAllowed(request, allowed: allowed)
     case .found(let route, let parameters):
       do {
         let call = Call(request: request, parameters: parameters)
@@ -199,6 +209,18 @@ public final class TravelServer: Sendable {
         return Self.error(ServiceError(wrapping: error))
       }
     }
+  }
+
+  /// 405 `method_not_allowed` with `Allow` (RFC 9110 §15.5.6), naming the methods the path takes.
+  static func methodNotAllowed(_ request: HTTPRequest, allowed: [String]) -> HTTPResponse {
+    let methods = allowed.joined(separator: ", ")
+    var response = error(
+      .init(
+        .invalidInput, code: "method_not_allowed",
+        message: "\(request.method) is not allowed on \(request.path): use \(methods)"),
+      status: 405)
+    response.headers.append(("Allow", methods))
+    return response
   }
 
   static func error(_ error: ServiceError, status: Int? = nil) -> HTTPResponse {

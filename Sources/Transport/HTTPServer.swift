@@ -123,8 +123,10 @@ public final class HTTPServer: Sendable {
   public let configuration: Configuration
 
   /// Binds and starts serving on a thread of its own.
-  /// - Throws: ``TransportError`` `listen_failed` when the address cannot be bound (in use, not
-  ///   an address of this machine) or the TLS files cannot be read.
+  /// - Throws: ``TransportError`` `invalid_tls_file` when a TLS file is missing, unreadable, not
+  ///   PEM or the key is not the certificate's (see ``TLSFiles``); `listen_failed` when the address
+  ///   cannot be bound (the port in use, not an address of this machine, a privileged port),
+  ///   saying which.
   public init(configuration: Configuration, routes: Routes) throws {
     self.configuration = configuration
     let pool = WorkerPool(
@@ -153,7 +155,7 @@ public final class HTTPServer: Sendable {
 
 /// An error of the transport itself.
 public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// `listen_failed`, `client_failed`.
+  /// `listen_failed`, `invalid_tls_file`, `client_failed`.
   public var code: String
   public var message: String
 
@@ -214,7 +216,8 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
   }
 
   func makeContext() throws -> OpaquePointer {
-    lws_set_log_level(Int32(LLL_ERR), nil)
+    // lws's own log lines never reach the user: failures come back as ``TransportError``s.
+    lws_set_log_level(0, nil)
     var info = lws_context_creation_info()
     prepare(&info)
     info.port = Int32(configuration.port)
@@ -240,20 +243,22 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
       key.map { free($0) }
       free(alpn)
     }
-    if let cert, let key {
-      for path in [configuration.tlsCertificate, configuration.tlsKey].compactMap({ $0 })
-      where !FileManager.default.isReadableFile(atPath: path) {
-        throw TransportError(code: "listen_failed", message: "cannot read the TLS file \(path)")
-      }
+    if let cert, let key, let certificatePath = configuration.tlsCertificate, let keyPath = configuration.tlsKey {
+      try TLSFiles.validate(certificate: certificatePath, key: keyPath)
       info.options |= travel_lws_option_ssl_global_init()
       info.ssl_cert_filepath = UnsafePointer(cert)
       info.ssl_private_key_filepath = UnsafePointer(key)
       info.alpn = UnsafePointer(alpn)
     }
+    let address = "\(configuration.host):\(configuration.port)"
+    if let problem = ListenProblem.unusableHost(configuration.host) {
+      throw TransportError(code: "listen_failed", message: "cannot listen on \(address): \(problem)")
+    }
     guard let context = lws_create_context(&info) else {
-      throw TransportError(
-        code: "listen_failed",
-        message: "cannot listen on \(configuration.host):\(configuration.port) (address in use or not of this machine)")
+      let problem =
+        ListenProblem.diagnose(host: configuration.host, port: configuration.port)
+        ?? "the listening socket could not be set up"
+      throw TransportError(code: "listen_failed", message: "cannot listen on \(address): \(problem)")
     }
     guard let vhost = lws_get_vhost_by_name(context, "default") else {
       lws_context_destroy(context)
@@ -261,6 +266,10 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
         code: "listen_failed", message: "cannot listen on \(configuration.host):\(configuration.port)")
     }
     boundPort = Int(lws_get_vhost_listen_port(vhost))
+    guard boundPort > 0 else {
+      lws_context_destroy(context)
+      throw TransportError(code: "listen_failed", message: "cannot listen on \(address): no listening socket was made")
+    }
     self.context = context
     return context
   }
@@ -576,6 +585,7 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
         return lws_add_http_header_by_token(wsi, token, &bytes, Int32(bytes.count), &cursor, end) == 0
       }
       guard lws_add_http_header_status(wsi, UInt32(response.status), &cursor, end) == 0,
+        Self.setReasonPhrase(of: response.status, start: start, cursor: &cursor, end: end),
         add(WSI_TOKEN_HTTP_CONTENT_TYPE, response.contentType),
         lws_add_http_header_content_length(wsi, UInt64(response.body.count), &cursor, end) == 0
       else { return false }
@@ -590,6 +600,27 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
       guard lws_finalize_http_header(wsi, &cursor, end) == 0, let cursor else { return false }
       return lws_write(wsi, start, cursor - start, LWS_WRITE_HTTP_HEADERS) >= 0
     }
+  }
+
+  /// Rewrites the status line lws wrote at `start` (`HTTP/1.1 426 `: lws knows the phrases of
+  /// 200, 304 and 400–417 only, some in old words) with RFC 9110's reason phrase, moving what lws
+  /// wrote after it. Returns false when it does not fit before `end`.
+  private static func setReasonPhrase(
+    of status: Int, start: UnsafeMutablePointer<UInt8>, cursor: inout UnsafeMutablePointer<UInt8>?,
+    end: UnsafeMutablePointer<UInt8>
+  ) -> Bool {
+    guard let written = cursor, let phrase = HTTPResponse.reasonPhrase(for: status) else { return cursor != nil }
+    let bytes = UnsafeBufferPointer(start: start, count: written - start)
+    guard let space = bytes.firstIndex(of: UInt8(ascii: " ")),
+      let lineEnd = bytes.indices.dropLast().first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 })
+    else { return true }
+    let line = Array(bytes[..<space]) + Array(" \(status) \(phrase)".utf8)
+    let delta = line.count - lineEnd
+    guard written + delta <= end else { return false }
+    memmove(start + line.count, start + lineEnd, written - (start + lineEnd))
+    start.update(from: line, count: line.count)
+    cursor = written + delta
+    return true
   }
 
   // MARK: WebSocket

@@ -50,6 +50,12 @@ import Testing
     }
     #expect(["arrived", "cancelled", "diverted"].contains(last["status"] as? String ?? ""))
 
+    // Every time is named by its airport's zone over the server too (once "times GMT+0100").
+    let text = try runner.run("booking", ["status", flight, "--date", date], environment: remote)
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("times Europe/Berlin, UTC+01:00"), "\(text.stdout)")
+    #expect(!text.stdout.contains("GMT"), "\(text.stdout)")
+
     let unknown = try runner.run("booking", ["status", "ZZ9999", "--date", date], environment: remote)
     #expect(unknown.status != 0)
     #expect(unknown.stderr.contains("ZZ"), "\(unknown.stderr)")

@@ -68,7 +68,12 @@ struct RemoteFlightStatusTests {
     #expect(status.key == Self.key)
     #expect(status.sequence == local.sequence && status.status == local.status)
     #expect(status.gateDeparture.scheduled.localTimeText == "08:30")
+    // The zones come through by name, not as bare offsets: the text is the embedded one.
+    #expect(status == local)
+    #expect(FlightStatusText.status(status).contains("times Europe/Berlin, UTC+01:00"))
+    #expect(FlightStatusText.status(status) == FlightStatusText.status(local))
     let board = try remote.board(airport: "fra", date: Self.date, direction: .departures)
+    #expect(board.flights.map(\.gateArrival.scheduled.timeZone) == ["America/New_York", "America/New_York"])
     #expect(board.flights.map(\.flight.code) == ["LH400", "LH402"])
     #expect(board.airportName == "Frankfurt")
 

@@ -43,7 +43,7 @@ struct OpenAPIConformanceTests {
       let name = "\(method) \(template)"
       guard let operation = operation(method, template) else {
         Issue.record("\(name) is not in the document", sourceLocation: sourceLocation)
-        return ServerFixture.Answer(status: 0, json: .null, headers: [:])
+        return ServerFixture.Answer(status: 0, json: .null, headers: [:], statusLine: "")
       }
       reached.insert(name)
       if let body {

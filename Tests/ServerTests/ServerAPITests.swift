@@ -183,12 +183,28 @@ struct ServerAPITests {
     #expect(method.headers["allow"] == "GET")
   }
 
+  /// The server's own paths take GET only: `DELETE /healthz` was 200, `POST /v1/stream` 404.
+  @Test func healthReadinessAndStream_refuseOtherMethods_with405() async throws {
+    for path in ["/healthz", "/readyz", "/v1/stream"] {
+      for method in ["DELETE", "POST", "PUT", "PATCH"] {
+        let answer = try await fixture.call(method, path, raw: method == "DELETE" ? nil : Data("{}".utf8))
+        #expect(answer.status == 405, "\(method) \(path)")
+        #expect(answer.headers["allow"] == "GET", "\(method) \(path)")
+        #expect(answer.errorCode == "method_not_allowed", "\(method) \(path)")
+        #expect(answer.json["error"]?["message"]?.stringValue == "\(method) is not allowed on \(path): use GET")
+        #expect(answer.statusLine.hasSuffix(" 405 Method Not Allowed"))
+      }
+    }
+    #expect(try await fixture.call("GET", "/healthz").status == 200)
+  }
+
   /// Found by schemathesis: a plain GET of the live channel was 404 "no route" (undocumented).
   @Test func streamWithoutUpgradeIs426() async throws {
     let plain = try await fixture.call("GET", "/v1/stream")
     #expect(plain.status == 426)
     #expect(plain.errorCode == "upgrade_required")
     #expect(plain.headers["upgrade"] == "websocket")
+    #expect(plain.statusLine == "HTTP/1.1 426 Upgrade Required")
   }
 
   @Test func errorsCarryTheirStatus() async throws {

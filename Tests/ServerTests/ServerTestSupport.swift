@@ -56,6 +56,8 @@ final class ServerFixture: @unchecked Sendable {
     var status: Int
     var json: JSONValue
     var headers: [String: String]
+    /// `HTTP/1.1 426 Upgrade Required`.
+    var statusLine: String
     var errorCode: String? { json["error"]?["code"]?.stringValue }
   }
 
@@ -71,7 +73,7 @@ final class ServerFixture: @unchecked Sendable {
     if body != nil || raw != nil { fields["Content-Type"] = "application/json" }
     let response = try HTTPTestClient.send(method, path, port: server.port, headers: fields, body: payload)
     let json = (try? JSONDecoder().decode(JSONValue.self, from: response.body)) ?? .null
-    return Answer(status: response.status, json: json, headers: response.headers)
+    return Answer(status: response.status, json: json, headers: response.headers, statusLine: response.statusLine)
   }
 
   /// Signs up and in `email`; returns the token.
@@ -118,6 +120,7 @@ enum HTTPTestClient {
     var status: Int
     var headers: [String: String]
     var body: Data
+    var statusLine = ""
   }
 
   static func send(_ method: String, _ path: String, port: Int, headers: [String: String], body: Data) throws
@@ -161,13 +164,14 @@ enum HTTPTestClient {
       throw ServiceError(.unavailable, code: "no_response", message: "no HTTP response")
     }
     var lines = String(decoding: data[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
-    let status = Int(lines.removeFirst().split(separator: " ")[1]) ?? 0
+    let statusLine = lines.removeFirst()
+    let status = Int(statusLine.split(separator: " ")[1]) ?? 0
     var fields: [String: String] = [:]
     for line in lines {
       guard let colon = line.firstIndex(of: ":") else { continue }
       fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     }
-    return Response(status: status, headers: fields, body: Data(data[split.upperBound...]))
+    return Response(status: status, headers: fields, body: Data(data[split.upperBound...]), statusLine: statusLine)
   }
 }
 

@@ -37,7 +37,7 @@ final class RawConnection {
   }
 
   /// Reads one HTTP response with a Content-Length body; nil on EOF or timeout.
-  func readResponse() -> (status: Int, headers: [String: String], body: String)? {
+  func readResponse() -> (status: Int, headers: [String: String], body: String, statusLine: String)? {
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 65536)
     while true {
@@ -57,7 +57,9 @@ final class RawConnection {
           data.append(buffer, count: n)
         }
         let body = String(decoding: data[range.upperBound..<(range.upperBound + length)], as: UTF8.self)
-        return (Int(statusLine.count > 1 ? statusLine[1] : "0") ?? 0, headers, body)
+        return (
+          Int(statusLine.count > 1 ? statusLine[1] : "0") ?? 0, headers, body, statusLine.joined(separator: " ")
+        )
       }
       let n = recv(fd, &buffer, buffer.count, 0)
       if n <= 0 { return nil }

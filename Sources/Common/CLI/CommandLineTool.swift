@@ -326,7 +326,7 @@ public struct CommandLineTool: Sendable {
     if !command.examples.isEmpty {
       lines.append("")
       lines.append("EXAMPLES:")
-      for example in command.examples { lines.append("  \(name) \(example)") }
+      for example in command.examples { lines.append(example.isEmpty ? "  \(name)" : "  \(name) \(example)") }
     }
     return lines.joined(separator: "\n")
   }

@@ -43,7 +43,7 @@ enum OpenAPISchemas {
             object(
               ["code": ["type": "integer", "minimum": 0, "maximum": 99], "minutes": integer, "reason": string],
               required: ["code", "minutes"])),
-          "divertedTo": upper, "aircraft": string, "aircraftName": string, "inbound": key,
+          "divertedTo": upper, "divertedToTimeZone": string, "aircraft": string, "aircraftName": string, "inbound": key,
           "sequence": ["type": "integer", "minimum": 0], "updatedAt": dateTime,
         ],
         required: [

@@ -157,6 +157,14 @@ public struct FlightEventTimes: Hashable, Sendable, Codable {
   public var deviationMinutes: Int {
     Int((best.instant.timeIntervalSince(scheduled.instant) / 60).rounded())
   }
+
+  /// Names the zone of times decoded from JSON (which carries only their offsets): `zone` for the
+  /// scheduled time, `landing` (default `zone`) for the estimated and actual ones.
+  mutating func name(_ zone: String, landing: String? = nil) {
+    scheduled.timeZone = zone
+    estimated?.timeZone = landing ?? zone
+    actual?.timeZone = landing ?? zone
+  }
 }
 
 /// One end of a flight as its status gives it: the airport, the terminal and gate, and (at the
@@ -347,6 +355,10 @@ public struct FlightDelay: Hashable, Sendable, Codable {
 /// A diverted flight keeps its scheduled ``arrival`` airport; its actual landing and gate
 /// arrival are at ``divertedTo``, in that airport's time zone.
 ///
+/// JSON: the fields above by name, the key's as `flight`, `date`, `origin`; times as ISO 8601 with
+/// their offset, their zone names in `departure.timeZone`, `arrival.timeZone` and (diverted)
+/// `divertedToTimeZone`, which decoding gives back to each time.
+///
 /// Invariants (the backend's tests check them): the actual times, when present, are in the order
 /// out < off < on < in; ``sequence`` grows by one with each change of the flight.
 public struct FlightStatus: Hashable, Sendable, Codable {
@@ -433,8 +445,16 @@ public struct FlightStatus: Hashable, Sendable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case flight, date, origin, destination, codeshares, status, departure, arrival, gateDeparture, runwayDeparture
-    case runwayArrival, gateArrival, departureDelayMinutes, arrivalDelayMinutes, delays, divertedTo, aircraft
-    case aircraftName, inbound, sequence, updatedAt
+    case runwayArrival, gateArrival, departureDelayMinutes, arrivalDelayMinutes, delays, divertedTo
+    case divertedToTimeZone, aircraft, aircraftName, inbound, sequence, updatedAt
+  }
+
+  /// The IANA time zone of ``divertedTo``: the zone of the estimated and actual landing and gate
+  /// arrival once the flight is diverted (nil when it is not).
+  public var divertedToTimeZone: String? {
+    guard divertedTo != nil else { return nil }
+    let times = [gateArrival.actual, gateArrival.estimated, runwayArrival.actual, runwayArrival.estimated]
+    return times.lazy.compactMap { $0?.timeZone }.first
   }
 
   public init(from decoder: Decoder) throws {
@@ -471,6 +491,14 @@ public struct FlightStatus: Hashable, Sendable, Codable {
     inbound = try container.decodeIfPresent(FlightStatusKey.self, forKey: .inbound)
     sequence = try container.decode(Int.self, forKey: .sequence)
     updatedAt = try container.decodeIfPresent(Date.self, forKey: .updatedAt)
+    // The wire gives each time as ISO 8601 with its offset only: give the times their airports'
+    // zone names back (departure, arrival, or the diversion airport's for a diverted flight's
+    // estimated and actual landing and gate arrival), keeping the offsets as sent.
+    let landingZone = try container.decodeIfPresent(String.self, forKey: .divertedToTimeZone) ?? arrival.timeZone
+    gateDeparture.name(departure.timeZone)
+    runwayDeparture.name(departure.timeZone)
+    runwayArrival.name(arrival.timeZone, landing: divertedTo == nil ? arrival.timeZone : landingZone)
+    gateArrival.name(arrival.timeZone, landing: divertedTo == nil ? arrival.timeZone : landingZone)
   }
 
   public func encode(to encoder: Encoder) throws {
@@ -491,6 +519,7 @@ public struct FlightStatus: Hashable, Sendable, Codable {
     try container.encodeIfPresent(arrivalDelayMinutes, forKey: .arrivalDelayMinutes)
     try container.encode(delays, forKey: .delays)
     try container.encodeIfPresent(divertedTo, forKey: .divertedTo)
+    try container.encodeIfPresent(divertedToTimeZone, forKey: .divertedToTimeZone)
     try container.encode(aircraft, forKey: .aircraft)
     try container.encodeIfPresent(aircraftName, forKey: .aircraftName)
     try container.encodeIfPresent(inbound, forKey: .inbound)
