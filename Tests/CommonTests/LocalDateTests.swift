@@ -59,3 +59,22 @@ import Testing
     #expect(LocalDate(instant, in: paris) == LocalDate("2026-07-01"))
   }
 }
+
+@Suite struct LocalDateTimeTextTests {
+  @Test func descriptionAndCompact_zeroPadded_asPrintfWrites() {
+    let time = LocalDateTime(year: 2026, month: 3, day: 7, hour: 8, minute: 5)
+    #expect(time.description == "2026-03-07T08:05")
+    #expect(time.compact == "202603070805")
+    #expect(LocalDateTime(compact: time.compact) == time)
+    // Every field width, as %04d / %02d write it (a year before 1000, after 9999, below zero).
+    for (year, month, day, hour, minute) in [
+      (1, 1, 1, 0, 0), (999, 12, 31, 23, 59), (1970, 1, 1, 0, 0), (9999, 10, 10, 10, 10), (12345, 6, 15, 12, 30),
+      (-5, 2, 3, 4, 5),
+    ] {
+      let value = LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute)
+      #expect(
+        value.description == String(format: "%04d-%02d-%02dT%02d:%02d", year, month, day, hour, minute))
+      #expect(value.compact == String(format: "%04d%02d%02d%02d%02d", year, month, day, hour, minute))
+    }
+  }
+}

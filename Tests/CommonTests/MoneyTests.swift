@@ -40,3 +40,50 @@ import Testing
     #expect(json.contains("\"at\" : \"2026-12-20T16:05:00Z\""))
   }
 }
+
+@Suite struct CurrencyFormattersTests {
+  /// The formatters the languages' locales use write what the currency `FormatStyle` writes, for
+  /// every currency, amounts of every size and sign, and each currency's minor units.
+  @Test func sameTextAsTheFormatStyle_everyCurrency_bothLanguages() throws {
+    let currencies = try Currency.all().values.sorted { $0.code < $1.code }
+    #expect(currencies.count > 100)
+    let minorAmounts: [Int64] = [
+      0, 1, 5, 99, 100, 2375, 123_456, 98_765_432, -1, -2375, -123_456_789, 1_234_567_890_123,
+    ]
+    var compared = 0
+    for language in Strings.Language.allCases {
+      let locale = language.locale
+      for currency in currencies {
+        for minor in minorAmounts {
+          let money = try Money(minorUnits: minor, currency: currency.code)
+          let expected = Money.styleFormatted(
+            money.amount, currency: currency.code, digits: currency.minorUnits, locale: locale)
+          let fast = CurrencyFormatters.shared.string(
+            money.amount, currency: currency.code, digits: currency.minorUnits, locale: locale)
+          #expect(fast == expected, "\(language) \(currency.code) \(minor)")
+          #expect(money.formatted(locale: locale) == expected)
+          compared += 1
+        }
+      }
+    }
+    #expect(compared > 2000)
+  }
+
+  @Test func otherLocales_useTheFormatStyle() {
+    // en_IN groups by lakh in the FormatStyle: never served by a NumberFormatter.
+    let locale = Locale(identifier: "en_IN")
+    #expect(CurrencyFormatters.shared.string(98_765_432, currency: "INR", digits: 2, locale: locale) == nil)
+    let money = Money(amount: 98_765_432, currency: "INR")
+    #expect(
+      money.formatted(locale: locale) == Money.styleFormatted(98_765_432, currency: "INR", digits: 2, locale: locale))
+  }
+
+  @Test func amountsAreRoundedHalfAwayFromZeroFirst() {
+    #expect(Money(amount: Decimal(string: "2.345")!, currency: "USD").formatted() == "$2.35")
+    #expect(
+      Money(amount: Decimal(string: "-2.345")!, currency: "USD").formatted()
+        == Money.styleFormatted(
+          Decimal(string: "-2.35")!, currency: "USD", digits: 2, locale: Locale(identifier: "en_US")))
+    #expect(Money(amount: Decimal(string: "1500.5")!, currency: "JPY").formatted() == "¥1,501")
+  }
+}

@@ -61,11 +61,43 @@ public struct LocalDateTime: Hashable, Sendable, Comparable, Codable, CustomStri
 
   /// `2026-12-20T10:00`.
   public var description: String {
-    String(format: "%04d-%02d-%02dT%02d:%02d", year, month, day, hour, minute)
+    var text = ""
+    text.reserveCapacity(16)
+    Self.append(year, width: 4, to: &text)
+    text.append("-")
+    Self.append(month, width: 2, to: &text)
+    text.append("-")
+    Self.append(day, width: 2, to: &text)
+    text.append("T")
+    Self.append(hour, width: 2, to: &text)
+    text.append(":")
+    Self.append(minute, width: 2, to: &text)
+    return text
   }
 
   /// `202612201000`, for identifiers.
-  public var compact: String { String(format: "%04d%02d%02d%02d%02d", year, month, day, hour, minute) }
+  public var compact: String {
+    var text = ""
+    text.reserveCapacity(12)
+    Self.append(year, width: 4, to: &text)
+    Self.append(month, width: 2, to: &text)
+    Self.append(day, width: 2, to: &text)
+    Self.append(hour, width: 2, to: &text)
+    Self.append(minute, width: 2, to: &text)
+    return text
+  }
+
+  /// Appends `value` in decimal, zero-padded to `width` characters counting a minus sign, never
+  /// cut: what `%0<width>d` writes (`7` → `07`, `-5` → `-005` at width 4), without the cost of
+  /// `String(format:)` (which was most of the time a car search spent on an offer's id).
+  static func append(_ value: Int, width: Int, to text: inout String) {
+    let digits = String(value.magnitude)
+    let sign = value < 0 ? 1 : 0
+    if value < 0 { text.append("-") }
+    let padding = width - sign - digits.utf8.count
+    if padding > 0 { text.append(String(repeating: "0", count: padding)) }
+    text.append(digits)
+  }
 
   /// Parses ``compact``; nil when malformed.
   public init?(compact text: String) {
