@@ -1,5 +1,6 @@
 import Common
 import Foundation
+import Synchronization
 
 /// An airport the car inventory may open desks at (see ``CarInventory``).
 public struct CarSite: Hashable, Sendable {
@@ -165,6 +166,8 @@ public struct CarInventory: Sendable {
   /// their anchor airport's code, each ascending (so a place's desks come in inventory order).
   let airportDeskIndices: [String: [Int32]]
   let cityDeskIndices: [String: [Int32]]
+  /// ``rateMinorUnits(_:at:digits:)`` of the cars priced so far.
+  let rateCache = CarRateCache()
 
   /// Builds the inventory.
   /// - Parameters:
@@ -355,13 +358,22 @@ public struct CarInventory: Sendable {
   /// ``dailyRate(_:at:)`` and ``weeklyRate(_:at:)`` in whole minor units of ``rateCurrency``
   /// (cents of USD), with `digits` the currency's minor-unit digits; nil when a rate has more
   /// decimals than that.
+  ///
+  /// The `Decimal` arithmetic is done once per company, code, desk factor and `digits`, then
+  /// kept (``CarRateCache``): every search prices every car of its desks with these.
   func rateMinorUnits(_ code: ACRISSCode, at desk: CarDesk, digits: Int) -> (daily: Int64, weekly: Int64)? {
+    let key = CarRateCache.Key(companyID: desk.company.id, code: code, rateFactor: desk.rateFactor, digits: digits)
+    if let known = rateCache.rates(key) { return known.minorUnits }
     let daily = dailyRate(code, at: desk)
     let weekly = Self.round(daily * (weeklyDays[desk.company.id] ?? 7), scale: 2)
-    guard let dailyMinor = OfferPricing.exactMinorUnits(daily, digits: digits),
+    var rates = CarRateCache.Rates(minorUnits: nil)
+    if let dailyMinor = OfferPricing.exactMinorUnits(daily, digits: digits),
       let weeklyMinor = OfferPricing.exactMinorUnits(weekly, digits: digits)
-    else { return nil }
-    return (dailyMinor, weeklyMinor)
+    {
+      rates.minorUnits = (dailyMinor, weeklyMinor)
+    }
+    rateCache.store(rates, for: key)
+    return rates.minorUnits
   }
 
   /// The currency rates and fees are defined in (`USD`).
@@ -420,5 +432,37 @@ public struct CarInventory: Sendable {
       hash = hash &* 0x100_0000_01b3
     }
     return hash
+  }
+}
+
+/// The daily and weekly rates in minor units (``CarInventory/rateMinorUnits(_:at:digits:)``) of
+/// the cars priced so far, by what they depend on: the company (its factor and weekly days), the
+/// ACRISS code, the desk's rate factor and the minor-unit digits. At most one entry per desk, code
+/// and digits of the inventory; shared between threads behind a lock.
+final class CarRateCache: Sendable {
+  struct Key: Hashable, Sendable {
+    var companyID: String
+    var code: ACRISSCode
+    var rateFactor: Decimal
+    var digits: Int
+  }
+
+  struct Rates: Sendable {
+    /// Nil when a rate has more decimals than `digits`.
+    var minorUnits: (daily: Int64, weekly: Int64)?
+  }
+
+  /// The most entries kept (far more than the inventory's desks × codes); when full it starts again.
+  static let capacity = 1 << 20
+
+  private let table = Mutex<[Key: Rates]>([:])
+
+  func rates(_ key: Key) -> Rates? { table.withLock { $0[key] } }
+
+  func store(_ rates: Rates, for key: Key) {
+    table.withLock { table in
+      if table.count >= Self.capacity { table.removeAll() }
+      table[key] = rates
+    }
   }
 }

@@ -63,6 +63,9 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
   /// ``CarInventory/memberDiscountPercent`` and ``CarInventory/airportConcessionFeePercent``, exact.
   let memberPercent: OfferPricing.Percent
   let airportFeePercent: OfferPricing.Percent
+  /// The names of the member-discount and airport-fee lines (the same on every offer).
+  let memberLineName: String
+  let airportFeeLineName: String
   let ledger: ReservationLedger?
   /// A Gregorian calendar per desk time zone, made on first use and kept (creating zones and
   /// calendars is slow; hundreds of zones have desks, a search meets one or two).
@@ -108,6 +111,8 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       }
     memberPercent = OfferPricing.Percent(inventory.memberDiscountPercent)
     airportFeePercent = OfferPricing.Percent(inventory.airportConcessionFeePercent)
+    memberLineName = "Member discount (\(inventory.memberDiscountPercent)% off the rental)"
+    airportFeeLineName = "Airport concession fee (\(inventory.airportConcessionFeePercent)%)"
   }
 
   /// A resolver over the desks alone: an airport code of a desk (airport desks), else a city of
@@ -277,9 +282,14 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
           }()
         for (code, count) in candidate.desk.fleet.sorted(by: { $0.key < $1.key }) {
           if let pattern = query.classPattern, !pattern.matches(code) { continue }
-          let key = CarFleetKey(
-            companyID: candidate.desk.company.id, locationID: candidate.desk.location.id, acriss: code.rawValue)
-          let free = count - (booked[key] ?? 0)
+          let taken =
+            booked.isEmpty
+            ? 0
+            : booked[
+              CarFleetKey(
+                companyID: candidate.desk.company.id, locationID: candidate.desk.location.id, acriss: code.rawValue)]
+              ?? 0
+          let free = count - taken
           guard free > 0 else { continue }
           let quote = try self.quote(
             code, desk: candidate.desk, dropoff: candidate.dropoff, terms: terms, tax: tax, carsAvailable: free)
@@ -290,8 +300,13 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       quotes.sort {
         ($0.total, $0.desk.company.id, $0.code) < ($1.total, $1.desk.company.id, $1.code)
       }
-      offers = try quotes.prefix(query.limit).map {
-        try offer($0, terms: terms, pickup: query.pickup, dropoffTime: query.dropoff)
+      // Each company's one-way fee in the traveller's currency, converted once per search.
+      var companies: [String: RentalCompany] = [:]
+      offers = try quotes.prefix(query.limit).map { quote in
+        let id = quote.desk.company.id
+        let company = companies[id] ?? travellersCurrency(quote.desk.company, in: terms.pricing)
+        companies[id] = company
+        return try offer(quote, terms: terms, pickup: query.pickup, dropoffTime: query.dropoff, company: company)
       }
     }
     notices += promoReasons.sorted()
@@ -636,10 +651,13 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     return quote
   }
 
-  /// The offer of a priced car: its lines (named as on an invoice) and its signed id.
-  func offer(_ quote: CarQuote, terms: PricingTerms, pickup: LocalDateTime, dropoffTime: LocalDateTime) throws
-    -> CarOffer
-  {
+  /// The offer of a priced car: its lines (named as on an invoice) and its signed id. `company` is
+  /// the desk's company with its fee in the traveller's currency (``travellersCurrency(_:in:)``),
+  /// when the caller has it already.
+  func offer(
+    _ quote: CarQuote, terms: PricingTerms, pickup: LocalDateTime, dropoffTime: LocalDateTime,
+    company: RentalCompany? = nil
+  ) throws -> CarOffer {
     let pricing = terms.pricing
     let currency = pricing.currency
     let desk = quote.desk
@@ -661,8 +679,7 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     if let off = quote.memberOff {
       lines.append(
         PriceLine(
-          kind: .member, name: "Member discount (\(inventory.memberDiscountPercent)% off the rental)",
-          amount: pricing.money(minorUnits: -off)))
+          kind: .member, name: memberLineName, amount: pricing.money(minorUnits: -off)))
     }
     if let fee = quote.oneWayFee {
       lines.append(
@@ -673,21 +690,23 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
     if let fee = quote.airportFee {
       lines.append(
         PriceLine(
-          kind: .fee, name: "Airport concession fee (\(inventory.airportConcessionFeePercent)%)",
-          amount: pricing.money(minorUnits: fee)))
+          kind: .fee, name: airportFeeLineName, amount: pricing.money(minorUnits: fee)))
     }
     let taxPercent = inventory.taxPercent(countryCode: desk.location.countryCode)
     lines.append(
       PriceLine(
         kind: .tax, name: "Tax (\(taxPercent)%, \(desk.location.countryCode))",
         amount: pricing.money(minorUnits: quote.tax)))
-    var id = CarOfferID(
+    let id = CarOfferID(
       companyID: desk.company.id, pickupLocationID: desk.location.id, dropoffLocationID: dropoff.location.id,
       acriss: quote.code, pickup: pickup, dropoff: dropoffTime, promoCode: terms.promo?.code,
       quotedMinorUnits: quote.total, currency: currency)
-    id.signature = try signer.signature(of: id.payload)
+    // The payload once: the signature covers it and the text form is it, `_` and the signature.
+    let payload = id.payload
+    let signature = try signer.signature(of: payload)
     return CarOffer(
-      id: id.description, company: travellersCurrency(desk.company, in: pricing), pickupLocation: desk.location,
+      id: payload + "_" + signature, company: company ?? travellersCurrency(desk.company, in: pricing),
+      pickupLocation: desk.location,
       dropoffLocation: dropoff.location,
       pickup: pickup, dropoff: dropoffTime, acriss: quote.code, days: terms.days, carsAvailable: quote.carsAvailable,
       lines: lines, total: pricing.money(minorUnits: quote.total), promoNote: quote.promoNote)
