@@ -172,8 +172,15 @@ public final class FlightNetwork: Sendable {
   /// in marketing-carrier code order.
   let codeshareStart: [Int32]
   let patternCodeshares: [Flight]
-  /// The operated pattern of each marketing designator.
-  let marketedPatterns: [Flight: Int32]
+  /// The designators of each marketing carrier: numbers `firstNumber ..< firstNumber + count`, whose
+  /// operated patterns are `marketedList[start ..< start + count]` in number order.
+  struct MarketedRange: Sendable {
+    var firstNumber: Int32
+    var start: Int32
+    var count: Int32
+  }
+  let marketedRanges: [String: MarketedRange]
+  let marketedList: [Int32]
   /// Names of the carriers that only market flights here (operating carriers are in ``carrierNames``).
   let marketingOnlyNames: [String: String]
 
@@ -190,16 +197,34 @@ public final class FlightNetwork: Sendable {
     }
     var used = [Bool](repeating: false, count: input.airports.count)
     var routeEnds = [(origin: Int32, destination: Int32)](repeating: (-1, -1), count: input.routes.count)
+    // Each route's non-empty equipment codes, as ids of `equipmentCodes`, in one flat list read in
+    // input order here (the pattern loop below visits the routes in key order, and reading each
+    // route's equipment array there was a cache miss per route).
+    var equipmentIDs = CodeTable()
+    var equipmentCodes: [String] = []
+    func equipmentID(_ code: String) -> Int32 {
+      if let known = equipmentIDs[code] { return known }
+      let id = Int32(equipmentCodes.count)
+      equipmentCodes.append(code)
+      equipmentIDs[code] = id
+      return id
+    }
+    var routeEquipmentStart = [Int32](repeating: 0, count: input.routes.count + 1)
+    var routeEquipment: [Int32] = []
+    routeEquipment.reserveCapacity(input.routes.count * 2)
     for (index, route) in input.routes.enumerated() {
       let origin = inputAirportIndex[route.origin] ?? -1
       let destination = inputAirportIndex[route.destination] ?? -1
       if origin >= 0 { used[Int(origin)] = true }
       if destination >= 0 { used[Int(destination)] = true }
       routeEnds[index] = (origin, destination)
+      for code in route.equipment where !code.isEmpty { routeEquipment.append(equipmentID(code)) }
+      routeEquipmentStart[index + 1] = Int32(routeEquipment.count)
     }
 
     // Airports with a known time zone, in IATA order.
     var zoneIndex: [String: Int32] = [:]
+    let eagerYears = ZoneClock.defaultEagerYears()
     var unknownZones: Set<String> = []
     var zones: [ZoneClock] = []
     var airports: [Airport] = []
@@ -209,7 +234,7 @@ public final class FlightNetwork: Sendable {
     let candidates = input.airports.indices.filter { index in
       used[Int(inputAirportIndex[input.airports[index].iata]!)]
     }
-    for inputIndex in candidates.sorted(by: { input.airports[$0].iata < input.airports[$1].iata }) {
+    for inputIndex in Self.sortedByCode(candidates, code: { input.airports[$0].iata }) {
       let airport = input.airports[inputIndex]
       guard airportIndex[airport.iata] == nil, !unknownZones.contains(airport.timeZone) else { continue }
       let zone: Int32
@@ -217,7 +242,7 @@ public final class FlightNetwork: Sendable {
         zone = known
       } else if let timeZone = TimeZone(identifier: airport.timeZone) {
         zone = Int32(zones.count)
-        zones.append(ZoneClock(timeZone: timeZone))
+        zones.append(ZoneClock(timeZone: timeZone, eagerYears: eagerYears))
         zoneIndex[airport.timeZone] = zone
       } else {
         unknownZones.insert(airport.timeZone)
@@ -313,22 +338,24 @@ public final class FlightNetwork: Sendable {
     }
 
     var degree = [Int](repeating: 0, count: airports.count)
-    var pairCarriers: [Int64: Int] = [:]
-    pairCarriers.reserveCapacity(routeKeys.count)
+    var pairCarriers = IndexTable(capacity: routeKeys.count)
     for key in routeKeys {
       degree[Int(key.origin)] += 1
       degree[Int(key.destination)] += 1
-      pairCarriers[Self.pair(key.origin, key.destination), default: 0] += 1
+      pairCarriers.add(1, to: Self.pair(key.origin, key.destination))
     }
 
-    // Aircraft.
-    var aircraftIndex: [String: Int32] = [:]
+    // Aircraft, numbered in order of first use, by equipment id.
+    let defaultLongHaul = equipmentID("333")
+    let defaultShortHaul = equipmentID("320")
+    var aircraftOfEquipment = [Int32](repeating: -1, count: equipmentCodes.count)
     var aircraft: [AircraftCatalog.Model] = []
-    func aircraftID(_ code: String) -> Int32 {
-      if let known = aircraftIndex[code] { return known }
+    func aircraftID(_ equipment: Int32) -> Int32 {
+      let known = aircraftOfEquipment[Int(equipment)]
+      if known >= 0 { return known }
       let id = Int32(aircraft.count)
-      aircraft.append(AircraftCatalog.model(code: code, names: input.aircraftNames))
-      aircraftIndex[code] = id
+      aircraft.append(AircraftCatalog.model(code: equipmentCodes[Int(equipment)], names: input.aircraftNames))
+      aircraftOfEquipment[Int(equipment)] = id
       return id
     }
 
@@ -390,15 +417,17 @@ public final class FlightNetwork: Sendable {
       let banks = plan.distance > 3500 ? longBanks : shortBanks
       let firstBank = Int(plan.hash % UInt64(banks.count))
       let jitter = Int32((plan.hash >> 16) % 6) * 5
-      var equipment = input.routes[Int(key.route)].equipment.filter { !$0.isEmpty }
-      if equipment.isEmpty { equipment = [plan.distance > 5000 ? "333" : "320"] }
+      let equipmentStart = Int(routeEquipmentStart[Int(key.route)])
+      let equipmentCount = Int(routeEquipmentStart[Int(key.route) + 1]) - equipmentStart
+      let defaultEquipment = plan.distance > 5000 ? defaultLongHaul : defaultShortHaul
       let isDomestic = airports[Int(key.origin)].country == airports[Int(key.destination)].country
       let distanceKm = Int32(plan.distance.rounded())
       let fareLevel = 880 + Int32((plan.hash >> 24) % 241)
       routePatterns.removeAll(keepingCapacity: true)
       for frequency in 0..<plan.frequency {
         let bank = banks[(firstBank + frequency * banks.count / plan.frequency) % banks.count]
-        let model = aircraftID(equipment[frequency % equipment.count])
+        let model = aircraftID(
+          equipmentCount == 0 ? defaultEquipment : routeEquipment[equipmentStart + frequency % equipmentCount])
         let speed = aircraft[Int(model)].kind.cruiseKmh
         let flying = plan.distance * 1.05 / speed * 60
         let block = max(40, Int32(((35 + flying) / 5).rounded()) * 5)
@@ -460,46 +489,78 @@ public final class FlightNetwork: Sendable {
     func routeKey(_ carrier: Int32, _ origin: Int32, _ destination: Int32) -> Int64 {
       Int64(carrier) << 42 | Int64(origin) << 21 | Int64(destination)
     }
-    var routeOfKey: [Int64: Int32] = [:]
-    routeOfKey.reserveCapacity(routeKeys.count)
+    var routeOfKey = IndexTable(capacity: routeKeys.count)
     for (index, key) in routeKeys.enumerated() {
       routeOfKey[routeKey(key.carrier, key.origin, key.destination)] = Int32(index)
     }
-    var byMarketing: [String: [Int32]] = [:]
-    var seenCodeshares = Set<FlightNetworkInput.Codeshare>()
-    for codeshare in input.codeshares where seenCodeshares.insert(codeshare).inserted {
+    // Codes looked up in flat tables, not hashed: the operating carriers, and the marketing
+    // carriers numbered as first seen (with whether the input names them as airlines, and their
+    // operating index or -1).
+    var carrierTable = CodeTable()
+    for (index, code) in carriers.enumerated() { carrierTable[code] = Int32(index) }
+    var marketingIDs = CodeTable()
+    var marketingCodes: [String] = []
+    var marketingIsAirline: [Bool] = []
+    var marketingCarrier: [Int32] = []
+    // The operated patterns each marketing carrier sells (nil: no codeshare of it was kept).
+    var byMarketing: [[Int32]?] = []
+    var seenCodeshares = Set<SIMD4<Int32>>()
+    for codeshare in input.codeshares {
       guard let originInput = inputAirportIndex[codeshare.origin],
-        let destinationInput = inputAirportIndex[codeshare.destination],
-        input.airlines[codeshare.marketing] != nil, let operating = carrierIndex[codeshare.operating]
+        let destinationInput = inputAirportIndex[codeshare.destination]
       else { continue }
+      let marketing: Int32
+      if let known = marketingIDs[codeshare.marketing] {
+        marketing = known
+      } else {
+        marketing = Int32(marketingCodes.count)
+        marketingIDs[codeshare.marketing] = marketing
+        marketingCodes.append(codeshare.marketing)
+        marketingIsAirline.append(input.airlines[codeshare.marketing] != nil)
+        marketingCarrier.append(carrierTable[codeshare.marketing] ?? -1)
+        byMarketing.append(nil)
+      }
+      guard marketingIsAirline[Int(marketing)], let operating = carrierTable[codeshare.operating] else { continue }
       let origin = networkIndexOfInput[Int(originInput)]
       let destination = networkIndexOfInput[Int(destinationInput)]
       guard origin >= 0, destination >= 0 else { continue }
       // A carrier that flies the pair itself sells its own flights there.
+      let ownCarrier = marketingCarrier[Int(marketing)]
       guard let route = routeOfKey[routeKey(operating, origin, destination)],
-        carrierIndex[codeshare.marketing].map({ routeOfKey[routeKey($0, origin, destination)] == nil }) ?? true
+        ownCarrier < 0 || routeOfKey[routeKey(ownCarrier, origin, destination)] == nil,
+        // The same codeshare twice counts once (codes and indices correspond one to one).
+        seenCodeshares.insert(SIMD4(marketing, operating, origin, destination)).inserted
       else { continue }
       let start = route == 0 ? 0 : routeEnd[Int(route) - 1]
-      byMarketing[codeshare.marketing, default: []] += start..<routeEnd[Int(route)]
+      if byMarketing[Int(marketing)] == nil { byMarketing[Int(marketing)] = [] }
+      byMarketing[Int(marketing)]!.append(contentsOf: start..<routeEnd[Int(route)])
     }
     // (pattern, designator) in marketing-carrier code order, then grouped by pattern (a stable
     // counting sort keeps that order within each pattern).
+    let marketers = byMarketing.indices.filter { byMarketing[$0] != nil }.sorted {
+      marketingCodes[$0] < marketingCodes[$1]
+    }
     var designators: [(pattern: Int32, flight: Flight)] = []
-    var marketedPatterns: [Flight: Int32] = [:]
-    for marketing in byMarketing.keys.sorted() {
+    var marketedRanges: [String: MarketedRange] = [:]
+    var marketedList: [Int32] = []
+    for marketing in marketers {
       let flights = byMarketing[marketing]!.sorted {
         let a = patterns[Int($0)]
         let b = patterns[Int($1)]
         return (a.origin, a.destination, a.departureMinute, a.carrier, a.number)
           < (b.origin, b.destination, b.departureMinute, b.carrier, b.number)
       }
-      var number = carrierIndex[marketing].map { nextNumber[Int($0)] } ?? 100
+      let code = marketingCodes[marketing]
+      let carrier = marketingCarrier[marketing]
+      let first = carrier >= 0 ? nextNumber[Int(carrier)] : 100
+      let start = Int32(marketedList.count)
+      var number = first
       for index in flights where number <= 9999 {
-        let flight = Flight(carrier: marketing, number: Int(number))
-        designators.append((index, flight))
-        marketedPatterns[flight] = index
+        designators.append((index, Flight(carrier: code, number: Int(number))))
+        marketedList.append(index)
         number += 1
       }
+      marketedRanges[code] = MarketedRange(firstNumber: first, start: start, count: number - first)
     }
     var codeshareStart = [Int32](repeating: 0, count: patterns.count + 1)
     for designator in designators { codeshareStart[Int(designator.pattern) + 1] += 1 }
@@ -513,9 +574,12 @@ public final class FlightNetwork: Sendable {
     let patternCodeshares = slots.compactMap { $0 }
     self.codeshareStart = codeshareStart
     self.patternCodeshares = patternCodeshares
-    self.marketedPatterns = marketedPatterns
+    self.marketedRanges = marketedRanges
+    self.marketedList = marketedList
     var marketingOnlyNames: [String: String] = [:]
-    for code in byMarketing.keys where carrierIndex[code] == nil { marketingOnlyNames[code] = input.airlines[code] }
+    for marketing in marketers where marketingCarrier[marketing] < 0 {
+      marketingOnlyNames[marketingCodes[marketing]] = input.airlines[marketingCodes[marketing]]
+    }
     self.marketingOnlyNames = marketingOnlyNames
 
     self.airports = airports
@@ -537,6 +601,23 @@ public final class FlightNetwork: Sendable {
   /// The number of bits that hold `0..<count`.
   private static func bitWidth(_ count: Int) -> Int {
     Int.bitWidth - max(0, count - 1).leadingZeroBitCount
+  }
+
+  /// `indices` ordered by `code(index)` (string order), equal codes by index: with integer keys
+  /// when every code is three characters `A`–`Z`, `0`–`9` (a ``CodeTable`` slot then orders as the
+  /// code does), else by comparing the strings.
+  static func sortedByCode(_ indices: [Int], code: (Int) -> String) -> [Int] {
+    var keyed: [UInt64] = []
+    keyed.reserveCapacity(indices.count)
+    for index in indices {
+      let text = code(index)
+      guard text.utf8.count == 3, let slot = CodeTable.slot(text), index >= 0, index < 1 << 40 else {
+        return indices.sorted { (code($0), $0) < (code($1), $1) }
+      }
+      keyed.append(UInt64(slot) << 40 | UInt64(index))
+    }
+    keyed.sort()
+    return keyed.map { Int($0 & (1 << 40 - 1)) }
   }
 
   /// The key of the unordered airport pair `a`–`b`.
@@ -655,7 +736,10 @@ public final class FlightNetwork: Sendable {
   /// itself when it is an operated one; nil when the network has neither.
   public func operatingFlight(of flight: Flight) -> Flight? {
     if pattern(of: flight) != nil { return flight }
-    return marketedPatterns[flight].map { self.flight(of: $0) }
+    guard let range = marketedRanges[flight.carrier] else { return nil }
+    let offset = flight.number - Int(range.firstNumber)
+    guard offset >= 0, offset < Int(range.count) else { return nil }
+    return self.flight(of: marketedList[Int(range.start) + offset])
   }
 
   /// The carrier's name, else its code.
@@ -695,7 +779,7 @@ struct CodeTable {
   private var others: [String: Int32] = [:]
 
   /// The slot of `code` in the table: its characters as base-37 digits from 1, else nil.
-  private static func slot(_ code: String) -> Int? {
+  static func slot(_ code: String) -> Int? {
     var slot = 0
     var count = 0
     for byte in code.utf8 {
@@ -723,5 +807,76 @@ struct CodeTable {
       }
       table[slot] = newValue ?? Self.empty
     }
+  }
+}
+
+/// Int32 values by non-negative `Int64` keys (route and airport-pair keys): open addressing with
+/// linear probing and a multiplicative hash, sized once for `capacity` keys (it grows if given
+/// more). What `[Int64: Int32]` answers, without `Hasher`'s per-key cost.
+struct IndexTable {
+  private static let empty: Int64 = -1
+  private var keys: [Int64]
+  private var values: [Int32]
+  private var mask: Int
+  private var shift: UInt64
+  private(set) var count = 0
+
+  init(capacity: Int) {
+    var size = 16
+    while size < 2 * capacity { size <<= 1 }
+    keys = [Int64](repeating: Self.empty, count: size)
+    values = [Int32](repeating: 0, count: size)
+    mask = size - 1
+    shift = UInt64(64 - size.trailingZeroBitCount)
+  }
+
+  @inline(__always)
+  private func home(_ key: Int64) -> Int {
+    Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+  }
+
+  /// The slot holding `key`, or the empty slot where it would go.
+  @inline(__always)
+  private func slot(_ key: Int64) -> Int {
+    var slot = home(key)
+    while true {
+      let found = keys[slot]
+      if found == key || found == Self.empty { return slot }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  subscript(key: Int64) -> Int32? {
+    get {
+      let slot = slot(key)
+      return keys[slot] == Self.empty ? nil : values[slot]
+    }
+    set {
+      precondition(key >= 0, "IndexTable keys are non-negative")
+      guard let newValue else {
+        preconditionFailure("IndexTable does not remove keys")
+      }
+      var slot = slot(key)
+      if keys[slot] == Self.empty {
+        if 2 * (count + 1) > keys.count {
+          grow()
+          slot = self.slot(key)
+        }
+        keys[slot] = key
+        count += 1
+      }
+      values[slot] = newValue
+    }
+  }
+
+  /// Adds `amount` to the value of `key` (0 when absent).
+  mutating func add(_ amount: Int32, to key: Int64) {
+    self[key] = (self[key] ?? 0) + amount
+  }
+
+  private mutating func grow() {
+    let old = zip(keys, values).filter { $0.0 != Self.empty }
+    self = IndexTable(capacity: keys.count)
+    for (key, value) in old { self[key] = value }
   }
 }

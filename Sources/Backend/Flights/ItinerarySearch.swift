@@ -117,8 +117,9 @@ struct ItinerarySearch {
       isEndpoint[Int(destination)] = true
       isDestination[Int(destination)] = true
     }
-    // Distance budget per origin: 1.5 × the nearest destination + 600 km.
-    var budget: [Int32: Int32] = [:]
+    // Distance budget per origin: 1.5 × the nearest destination + 600 km. (When an airport is
+    // given twice, the last entry counts, as a dictionary by airport would keep it.)
+    var budget = [Int32](repeating: .max, count: airports.count)
     for origin in origins {
       let a = airports[Int(origin)]
       var nearest = Double.greatestFiniteMagnitude
@@ -126,34 +127,46 @@ struct ItinerarySearch {
         let b = airports[Int(destination)]
         nearest = min(nearest, greatCircleKm(a.latitude, a.longitude, b.latitude, b.longitude))
       }
-      budget[origin] = Int32(nearest * 1.5 + 600)
+      budget[Int(origin)] = Int32(nearest * 1.5 + 600)
     }
 
-    // Feeders: per connection airport, its flights into a destination (sorted by departure minute).
-    var feeders: [Int32: [Int32]] = [:]
-    var feederDistance: [Int32: Int32] = [:]
+    // Feeders: per connection airport, its flights into a destination (sorted by departure minute):
+    // `feederLists[feederSlot[airport]]` (slot -1: none), with the shortest feeder's distance.
+    // Arrays by airport index rather than dictionaries: each first leg asks for its hub's.
+    var feederSlot = [Int32](repeating: -1, count: maxStops > 0 ? airports.count : 0)
+    var feederLists: [[Int32]] = []
+    var feederDistance: [Int32] = []
     if maxStops > 0 {
       for destination in destinations {
         let range = Int(network.arrivalStart[Int(destination)])..<Int(network.arrivalStart[Int(destination) + 1])
         for index in network.arrivalList[range] {
           let pattern = patterns[Int(index)]
           if isEndpoint[Int(pattern.origin)] { continue }
-          feeders[pattern.origin, default: []].append(index)
-          feederDistance[pattern.origin] = min(feederDistance[pattern.origin] ?? .max, pattern.distanceKm)
+          var slot = Int(feederSlot[Int(pattern.origin)])
+          if slot < 0 {
+            slot = feederLists.count
+            feederSlot[Int(pattern.origin)] = Int32(slot)
+            feederLists.append([])
+            feederDistance.append(.max)
+          }
+          feederLists[slot].append(index)
+          feederDistance[slot] = min(feederDistance[slot], pattern.distanceKm)
         }
       }
-      for key in feeders.keys {
-        feeders[key]!.sort { patterns[Int($0)].departureMinute < patterns[Int($1)].departureMinute }
+      for slot in feederLists.indices {
+        feederLists[slot].sort { patterns[Int($0)].departureMinute < patterns[Int($1)].departureMinute }
       }
     }
-    // Second legs for two-stop itineraries, per first connection airport (built on demand).
-    var middles: [Int32: [Int32]] = [:]
+    // Second legs for two-stop itineraries, per first connection airport (built on demand):
+    // `middleLists[middleSlot[hub]]`.
+    var middleSlot = [Int32](repeating: -1, count: maxStops >= 2 ? airports.count : 0)
+    var middleLists: [[Int32]] = []
 
     var results: [Candidate] = []
     results.reserveCapacity(256)
 
     for origin in origins {
-      let limit = budget[origin] ?? .max
+      let limit = budget[Int(origin)]
       let range = Int(network.departureStart[Int(origin)])..<Int(network.departureStart[Int(origin) + 1])
       for firstIndex in network.departureList[range] {
         let first = patterns[Int(firstIndex)]
@@ -173,8 +186,10 @@ struct ItinerarySearch {
         if maxStops == 0 || isEndpoint[Int(first.destination)] || first.distanceKm >= limit { continue }
         let hub = first.destination
         // One stop.
-        if let list = feeders[hub], first.distanceKm + (feederDistance[hub] ?? 0) <= limit {
-          scan(list, at: hub, after: arrival, arrivingDomestic: first.isDomestic) { secondIndex, secondDay, secondUTC in
+        let hubFeeders = Int(feederSlot[Int(hub)])
+        if hubFeeders >= 0, first.distanceKm + feederDistance[hubFeeders] <= limit {
+          scan(feederLists[hubFeeders], at: hub, after: arrival, arrivingDomestic: first.isDomestic) {
+            secondIndex, secondDay, secondUTC in
             let second = patterns[Int(secondIndex)]
             guard first.distanceKm + second.distanceKm <= limit else { return }
             var candidate = Candidate()
@@ -188,30 +203,31 @@ struct ItinerarySearch {
         }
         // Two stops.
         guard maxStops >= 2 else { continue }
-        let middle: [Int32]
-        if let known = middles[hub] {
-          middle = known
-        } else {
+        var middle = Int(middleSlot[Int(hub)])
+        if middle < 0 {
           var list: [Int32] = []
           let hubRange = Int(network.departureStart[Int(hub)])..<Int(network.departureStart[Int(hub) + 1])
           for index in network.departureList[hubRange] {
             let pattern = patterns[Int(index)]
-            if let distance = feederDistance[pattern.destination], !isEndpoint[Int(pattern.destination)],
-              pattern.distanceKm + distance <= limit
-            {
+            let slot = Int(feederSlot[Int(pattern.destination)])
+            if slot >= 0, !isEndpoint[Int(pattern.destination)], pattern.distanceKm + feederDistance[slot] <= limit {
               list.append(index)
             }
           }
-          middles[hub] = list
-          middle = list
+          middle = middleLists.count
+          middleSlot[Int(hub)] = Int32(middle)
+          middleLists.append(list)
         }
-        if middle.isEmpty { continue }
-        scan(middle, at: hub, after: arrival, arrivingDomestic: first.isDomestic) { secondIndex, secondDay, secondUTC in
+        if middleLists[middle].isEmpty { continue }
+        scan(middleLists[middle], at: hub, after: arrival, arrivingDomestic: first.isDomestic) {
+          secondIndex, secondDay, secondUTC in
           let second = patterns[Int(secondIndex)]
           let hub2 = second.destination
-          guard hub2 != hub, first.distanceKm + second.distanceKm + (feederDistance[hub2] ?? .max / 2) <= limit,
-            let list = feeders[hub2]
+          let hub2Feeders = Int(feederSlot[Int(hub2)])
+          guard hub2 != hub, hub2Feeders >= 0,
+            first.distanceKm + second.distanceKm + feederDistance[hub2Feeders] <= limit
           else { return }
+          let list = feederLists[hub2Feeders]
           let secondArrival = secondUTC + second.blockMinutes
           scan(list, at: hub2, after: secondArrival, arrivingDomestic: second.isDomestic) {
             thirdIndex, thirdDay, thirdUTC in

@@ -1,3 +1,4 @@
+import Common
 import Foundation
 import Synchronization
 
@@ -85,12 +86,16 @@ final class ZoneClock: Sendable {
     identifier = timeZone.identifier
     self.timeZone = timeZone
     self.eagerYears = eagerYears
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    let start = calendar.date(from: DateComponents(year: eagerYears.lowerBound, month: 1, day: 1))!
-    let end = calendar.date(from: DateComponents(year: eagerYears.upperBound + 1, month: 1, day: 1))!
-    eagerStart = Int32(start.timeIntervalSince1970 / 60)
-    eagerEnd = Int32(end.timeIntervalSince1970 / 60)
+    // 1 January 00:00 UTC of the first year and of the year after the last, in minutes.
+    // (Civil-date arithmetic for years 1–9999, a Gregorian calendar beyond.)
+    func newYear(_ year: Int) -> Int32 {
+      if let date = LocalDate(year: year, month: 1, day: 1) { return Int32(date.daysSinceEpoch * 1440) }
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = TimeZone(identifier: "UTC")!
+      return Int32(calendar.date(from: DateComponents(year: year, month: 1, day: 1))!.timeIntervalSince1970 / 60)
+    }
+    eagerStart = newYear(eagerYears.lowerBound)
+    eagerEnd = newYear(eagerYears.upperBound + 1)
     eager = Table(timeZone, from: eagerStart, to: eagerEnd)
   }
 
