@@ -82,17 +82,11 @@ public struct SQLiteFlightSeats: FlightSeatReading, @unchecked Sendable {
     capacity: (Flight) -> Int
   ) throws {
     for dated in flights {
-      let limit = capacity(dated.flight)
-      let taken =
-        seats <= limit
-        ? try db.query(
-          """
-          INSERT INTO flight_seats (flight, date, cabin, booked) VALUES (?, ?, ?, ?)
-          ON CONFLICT (flight, date, cabin) DO UPDATE SET booked = flight_seats.booked + excluded.booked
-          WHERE flight_seats.booked + excluded.booked <= ?
-          RETURNING booked
-          """, dated.flight.code, dated.date.description, cabin.rawValue, Int64(seats), Int64(limit)) : []
-      guard !taken.isEmpty else {
+      let taken = try db.takeWithinCapacity(
+        "flight_seats",
+        key: [("flight", dated.flight.code), ("date", dated.date.description), ("cabin", cabin.rawValue)],
+        amount: seats, capacity: capacity(dated.flight))
+      guard taken else {
         throw ServiceError.refused(
           "sold_out",
           "sold out: fewer than \(seats) \(cabin.displayName.lowercased()) seat(s) left on \(dated); search again")

@@ -47,16 +47,11 @@ public enum HotelStore {
     in db: Database
   ) throws {
     for night in stay.dates {
-      let taken =
-        rooms <= capacity
-        ? try db.query(
-          """
-          INSERT INTO hotel_room_nights (hotel_id, room_type, night, booked) VALUES (?, ?, ?, ?)
-          ON CONFLICT (hotel_id, room_type, night) DO UPDATE SET booked = hotel_room_nights.booked + excluded.booked
-          WHERE hotel_room_nights.booked + excluded.booked <= ?
-          RETURNING booked
-          """, hotelId, roomType.rawValue, night.description, rooms, capacity) : []
-      guard !taken.isEmpty else {
+      let taken = try db.takeWithinCapacity(
+        "hotel_room_nights",
+        key: [("hotel_id", hotelId), ("room_type", roomType.rawValue), ("night", night.description)],
+        amount: rooms, capacity: capacity)
+      guard taken else {
         throw ServiceError.refused(
           "sold_out",
           "sold out: no \(rooms == 1 ? "" : "\(rooms) ")\(roomType.rawValue) room\(rooms == 1 ? " is" : "s are") free on \(night) at this hotel any more; search again"
