@@ -61,6 +61,27 @@ import Testing
     #expect(world.operatingFlight(of: Flight(carrier: "QQ", number: 100)) == nil)
   }
 
+  @Test func flightResolver_answersAsResolvePlace_forEveryAirportCodeAndOtherTexts() throws {
+    let data = try ReferenceData.shared()
+    let resolver = FlightsWiring.resolver(data)
+    var texts = FlightsFixtures.world.airportCodes
+    texts += ["NYC", "LON", "TYO", "jfk", " JFK", "JFK ", "Paris", "QQQ", "ZZZ", "48.85,2.35"]
+    var compared = 0
+    for text in texts {
+      let expected: [String]?
+      do {
+        let place = try data.resolvePlace(text)
+        if case .coordinate = place { continue }  // the resolver's own radius search; not the fast path
+        expected = place.airports.map(\.iata)
+      } catch {
+        expected = nil
+      }
+      #expect((try? resolver(text)) == expected, "\(text)")
+      compared += 1
+    }
+    #expect(compared > 2500)
+  }
+
   @Test func carRates_cached_equalTheDecimalArithmetic_everyDeskAndCode() throws {
     let inventory = try CarInventory(sites: CarSearchTests.sites)
     var compared = 0

@@ -163,6 +163,10 @@ public final class FlightNetwork: Sendable {
   /// Arrivals into airport `a` (pattern indices), same layout.
   let arrivalStart: [Int32]
   let arrivalList: [Int32]
+  /// `patterns[departureList[i]]` and `patterns[arrivalList[i]]`: the searches read an airport's
+  /// departures and arrivals in a row instead of one pattern per cache miss.
+  let departurePatterns: [Pattern]
+  let arrivalPatterns: [Pattern]
   /// Pattern of flight number `n` of carrier `c`: `patternByNumber[flightStart[c] + n - 100]`, for
   /// `n - 100 < flightStart[c + 1] - flightStart[c]` (a carrier's numbers run from 100 without gaps).
   let flightStart: [Int32]
@@ -594,6 +598,8 @@ public final class FlightNetwork: Sendable {
     self.departureList = departureList
     self.arrivalStart = arrivalStart
     self.arrivalList = arrivalList
+    self.departurePatterns = departureList.map { patterns[Int($0)] }
+    self.arrivalPatterns = arrivalList.map { patterns[Int($0)] }
     self.flightStart = flightStart
     self.patternByNumber = patternByNumber
   }

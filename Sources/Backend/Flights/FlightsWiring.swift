@@ -128,6 +128,13 @@ public enum FlightsWiring {
   /// within 300 km).
   public static func resolver(_ data: ReferenceData) -> FlightEngine.PlaceResolver {
     { text in
+      // An IATA airport code as typed (three capital letters): what resolvePlace answers for it
+      // (the airport), without trimming the text and trying it as coordinates first.
+      if text.utf8.count == 3, text.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }),
+        let airport = data.airport(iata: text)
+      {
+        return [airport.iata]
+      }
       let place = try data.resolvePlace(text)
       if case .coordinate(let point, _) = place {
         let near = data.airports(near: point, radiusKm: 100, servedOnly: true)

@@ -139,8 +139,9 @@ struct ItinerarySearch {
     if maxStops > 0 {
       for destination in destinations {
         let range = Int(network.arrivalStart[Int(destination)])..<Int(network.arrivalStart[Int(destination) + 1])
-        for index in network.arrivalList[range] {
-          let pattern = patterns[Int(index)]
+        for position in range {
+          let index = network.arrivalList[position]
+          let pattern = network.arrivalPatterns[position]
           if isEndpoint[Int(pattern.origin)] { continue }
           var slot = Int(feederSlot[Int(pattern.origin)])
           if slot < 0 {
@@ -168,9 +169,16 @@ struct ItinerarySearch {
     for origin in origins {
       let limit = budget[Int(origin)]
       let range = Int(network.departureStart[Int(origin)])..<Int(network.departureStart[Int(origin) + 1])
-      for firstIndex in network.departureList[range] {
-        let first = patterns[Int(firstIndex)]
+      for position in range {
+        let firstIndex = network.departureList[position]
+        let first = network.departurePatterns[position]
         guard network.flies(first, on: day) else { continue }
+        // With one stop at most, a first leg to a hub without feeders in the budget leads nowhere:
+        // skipped before its times are computed.
+        if maxStops == 1 && !isDestination[Int(first.destination)] {
+          let feeders = Int(feederSlot[Int(first.destination)])
+          if feeders < 0 || first.distanceKm >= limit || first.distanceKm + feederDistance[feeders] > limit { continue }
+        }
         let departure = network.departureUTC(first, day: day)
         let arrival = departure + first.blockMinutes
         if isDestination[Int(first.destination)] {
@@ -207,8 +215,9 @@ struct ItinerarySearch {
         if middle < 0 {
           var list: [Int32] = []
           let hubRange = Int(network.departureStart[Int(hub)])..<Int(network.departureStart[Int(hub) + 1])
-          for index in network.departureList[hubRange] {
-            let pattern = patterns[Int(index)]
+          for position in hubRange {
+            let index = network.departureList[position]
+            let pattern = network.departurePatterns[position]
             let slot = Int(feederSlot[Int(pattern.destination)])
             if slot >= 0, !isEndpoint[Int(pattern.destination)], pattern.distanceKm + feederDistance[slot] <= limit {
               list.append(index)
