@@ -16,7 +16,7 @@ import Testing
   let flights = ScreenFlights()
   let booking = ScriptedBooking()
   let backend = TestBackend(width: 80, height: 24)
-  static let today = LocalDate("2026-12-01")!
+  static let today = TravelToday(LocalDate("2026-12-01")!)
   /// The accounts behind ``environment(signedIn:)`` (one test's, so a test can sign out meanwhile).
   let signedInAccount = MemoryBookingAccount(signedIn: true)
   let signedOutAccount = MemoryBookingAccount(signedIn: false)

@@ -140,7 +140,7 @@ import Testing
   /// #14: a past departure is refused as it is typed, in the form's words — never later, on the
   /// results, with the command line's `--date`.
   @Test func pastOrFarDates_areRefusedAsTyped_inTheFormsWords() {
-    let today = LocalDate("2026-12-01")!
+    let today = TravelToday(LocalDate("2026-12-01")!)
     let model = FlightSearchViewModel(environment: environment(), today: today)
     model.origin.textChanged("SFO")
     model.destination.textChanged("JFK")
@@ -160,6 +160,23 @@ import Testing
     for message in [model.problems[.depart], model.validationMessage].compactMap({ $0 }) {
       #expect(!message.contains("--"))
     }
+  }
+
+  /// #14 (QA 1): at 18:30 on 1 December in San Francisco (02:30 UTC on the 2nd) the form takes
+  /// tonight's departure, even on a machine whose zone is UTC: the service judges the date at the
+  /// origin; the form refuses only a date past at every place, naming the traveller's today.
+  @Test func departureToday_westOfTheTravellersZone_isNotRefusedByTheForm() throws {
+    let instant = try #require(ISO8601DateFormatter().date(from: "2026-12-02T02:30:00Z"))
+    let today = TravelToday(at: instant, zone: .gmt)
+    let model = FlightSearchViewModel(environment: environment(), today: today)
+    model.origin.textChanged("SFO")
+    model.destination.textChanged("JFK")
+    model.departureDateChanged("2026-12-01")
+    #expect(model.problems[.depart] == nil)
+    #expect(model.isSearchEnabled)
+    model.departureDateChanged("2026-11-30")
+    #expect(
+      model.problems[.depart] == "The departure date 2026-11-30 is in the past: choose today (2026-12-02) or later.")
   }
 
   /// #14: a service error reaches the screen in its words (no `--date`, no `--from`).
@@ -198,6 +215,33 @@ import Testing
     #expect(model.rows.map(\.stops) == ["1 stop via DXB"])
     #expect(model.rows.first?.price == "$1,500.00")
     #expect(model.carriers == ["EK", "LH", "QF"])  // the search's carriers, not the filtered rows'
+  }
+
+  /// #14: an empty result says why: the search names its route, date and stops; filters that hide
+  /// every offer say how many they hide, and which.
+  @Test func emptyResults_sayWhichConditionEmptiedThem() {
+    let model = FlightSearchViewModel(environment: environment())
+    model.origin.textChanged("FRA")
+    model.destination.textChanged("SYD")
+    model.departureDateChanged(StubFlights.day(30).description)
+    model.searchTapped()
+    settle()
+    #expect(model.rows.count == 3 && model.emptyMessage == nil)
+    model.stopsFilterChanged(0)
+    model.carrierFilterChanged("EK")
+    settle()
+    #expect(model.rows.isEmpty)
+    #expect(model.errorMessage == nil)
+    #expect(
+      model.emptyMessage
+        == "None of the 3 offers of this search is nonstop and flown by EK: press f or c to change the filters.")
+    model.carrierFilterChanged(nil)
+    settle()
+    #expect(model.emptyMessage == nil)
+    #expect(
+      FlightSearchViewModel.noFlightsMessage(
+        FlightSearchRequest(origin: "SFO", destination: "LHR", departureDate: LocalDate("2026-12-20")!, maxStops: 0))
+        == "No flights from SFO to LHR on 2026-12-20 nonstop: try more stops or another date.")
   }
 
   /// #14: sorting and filtering ask the service with the sort and filters in the request (so they

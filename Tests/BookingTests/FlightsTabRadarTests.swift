@@ -17,7 +17,7 @@ import Testing
   let clockScheduler = DispatchQueue.test
   let backend = TestBackend(width: 80, height: 24)
   let session: AccountSession
-  static let today = LocalDate("2026-12-01")!
+  static let today = TravelToday(LocalDate("2026-12-01")!)
 
   init() {
     session = AccountSession(

@@ -26,7 +26,7 @@ import Testing
   var environment: CarRentalViewEnvironment {
     CarRentalViewEnvironment(
       service: service, session: session, mainQueue: scheduler.eraseToAnyScheduler(),
-      backgroundQueue: scheduler.eraseToAnyScheduler(), today: Self.today)
+      backgroundQueue: scheduler.eraseToAnyScheduler(), today: TravelToday(Self.today))
   }
 
   /// The traveller's date in these tests: the calendar starts here, and a pick-up before it is refused.

@@ -77,9 +77,27 @@ import Testing
       ])
   }
 
+  /// #14 (QA 1): at 18:30 on 1 December at LAX (02:30 UTC on the 2nd) tonight's pick-up is taken
+  /// by the form even on a machine whose zone is UTC (the service judges it at the desk); "today"
+  /// is the app clock's (`--clock-start`), not the machine's.
+  @Test func pickupTonight_westOfTheTravellersZone_followsTheAppClock() throws {
+    let start = try #require(ISO8601DateFormatter().date(from: "2026-12-02T02:30:00Z"))
+    let today = TravelToday(clock: TravelClock(start: start), zone: .gmt)
+    let model = CarSearchViewModel(environment: environment(), today: today)
+    model.pickupTextChanged("LAX")
+    model.pickupDateTimeChanged("2026-12-01 20:00")
+    model.dropoffDateTimeChanged("2026-12-03 20:00")
+    #expect(model.problems.isEmpty)
+    #expect(model.isSearchEnabled)
+    model.pickupDateTimeChanged("2026-11-30 20:00")
+    #expect(
+      model.problems[.pickup] == "The pick-up 2026-11-30 20:00 is in the past: choose today (2026-12-02) or later.")
+  }
+
   /// #14: a past pick-up was accepted by the form and refused by the service with an option name.
   @Test func pastPickup_isRefusedAsTyped_eachPartSaysItsOwnProblem() {
-    let model = CarSearchViewModel(environment: environment(), today: LocalDate(year: 2026, month: 11, day: 30)!)
+    let model = CarSearchViewModel(
+      environment: environment(), today: TravelToday(LocalDate(year: 2026, month: 11, day: 30)!))
     model.pickupTextChanged("LAX")
     model.pickupDateTimeChanged("2026-11-29 10:00")
     model.dropoffDateTimeChanged("2026-11-28 10:00")

@@ -15,7 +15,7 @@ import Testing
   let remote = ControlledHotelClient()
   let account = MemoryBookingAccount(signedIn: false)
   let backend = TestBackend(width: 80, height: 24)
-  static let today = LocalDate("2026-12-01")!
+  static let today = TravelToday(LocalDate("2026-12-01")!)
   let session: AccountSession
 
   init() {

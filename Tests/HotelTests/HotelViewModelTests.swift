@@ -71,7 +71,7 @@ import Testing
 }
 
 @Suite struct HotelSearchFormViewModelTests {
-  let today = LocalDate("2026-11-30")!
+  let today = TravelToday(LocalDate("2026-11-30")!)
 
   @Test func nightsAndValidation_followTheForm() {
     let model = HotelSearchFormViewModel(today: today)
@@ -111,6 +111,20 @@ import Testing
     #expect(model.validationMessage == "Check-in 2026-11-29 is in the past: choose today (2026-11-30) or later.")
     #expect(model.problems == [.dates: "Check-in 2026-11-29 is in the past: choose today (2026-11-30) or later."])
     #expect(!model.isSearchEnabled)
+  }
+
+  /// #14 (QA 1): at 18:30 on 1 December in Los Angeles (02:30 UTC on the 2nd) tonight's check-in
+  /// is taken by the form even on a machine whose zone is UTC (the service judges it at the hotel).
+  @Test func checkInTonight_westOfTheTravellersZone_isNotRefusedByTheForm() throws {
+    let instant = try #require(ISO8601DateFormatter().date(from: "2026-12-02T02:30:00Z"))
+    let model = HotelSearchFormViewModel(today: TravelToday(at: instant, zone: .gmt))
+    model.placeChanged("Los Angeles")
+    model.checkInChanged(LocalDate("2026-12-01")!)
+    model.checkOutChanged(LocalDate("2026-12-03")!)
+    #expect(model.problems.isEmpty)
+    #expect(model.isSearchEnabled)
+    model.checkInChanged(LocalDate("2026-11-30")!)
+    #expect(model.validationMessage == "Check-in 2026-11-30 is in the past: choose today (2026-12-02) or later.")
   }
 }
 
@@ -181,6 +195,31 @@ import Testing
     remote.answer("search Paris", HotelTestData.result)
     scheduler.advance()
     #expect(model.offers.count == 3)
+  }
+
+  /// #14: an empty list says which condition emptied it: the filter (and how many offers it
+  /// hides), or the search itself (place, radius, stay, guests, rooms) — never the stars filter
+  /// when there is none.
+  @Test func emptyResults_sayWhichConditionEmptiedThem() {
+    let model = searched()
+    #expect(model.emptyMessage == nil)
+    model.filterChanged(HotelResultFilter(minStars: 4, maxNightlyRate: 200))
+    #expect(model.offers.isEmpty)
+    #expect(
+      model.emptyMessage
+        == "None of the 3 offers of this search has 4★ or more and costs at most 200 a night: press f to change the "
+        + "filter.")
+    model.search(HotelTestData.request)
+    var none = HotelTestData.result
+    none.offers = []
+    none.matched = 0
+    remote.answer("search Paris", none)
+    scheduler.advance()
+    let radius = Int(HotelTestData.request.radiusKm)
+    #expect(
+      model.emptyMessage
+        == "No hotel within \(radius) km of Paris has a room for 2 guests free on every night from 2026-12-20 to "
+        + "2026-12-23: try other dates or another place.")
   }
 
   @Test func failedSearch_showsTheMessage() {

@@ -68,6 +68,11 @@ public final class FlightSearchViewModel {
   /// Whether the service returned as many offers as it returns at most: there are more, of which
   /// these are the best for the sort and filters.
   @Published public private(set) var isCapped = false
+  /// Why a filtered search shows no offer: how many offers of the search the filters hide, and
+  /// which filters (`None of the 256 offers of this search is nonstop and flown by LH: press f or c
+  /// to change the filters.`); nil when there are rows, or the search itself found none (then
+  /// ``errorMessage`` names the route, the date and the stops searched).
+  @Published public private(set) var emptyMessage: String?
 
   public let origin: AirportAutocompleteViewModel
   public let destination: AirportAutocompleteViewModel
@@ -90,7 +95,9 @@ public final class FlightSearchViewModel {
   private var form = Form()
   /// The search as the form asked for it (no filters); filters and sorts re-ask it.
   private var searched: FlightSearchRequest?
-  private let today: LocalDate?
+  /// How many offers the search found without filters (at most ``FlightSearchRequest/maximumLimit``).
+  private var searchedCount = 0
+  private let today: TravelToday?
   private let environment: FlightsViewEnvironment
   private var cancellables = Set<AnyCancellable>()
   /// The search in flight; a new one replaces (cancels) it.
@@ -107,9 +114,10 @@ public final class FlightSearchViewModel {
     didSet { if let outcome { received(outcome.result, isFiltered: outcome.isFiltered) } }
   }
 
-  /// - Parameter today: the traveller's local date: a departure before it is refused as typed
-  ///   (the calendar offers none); nil leaves the dates to the service.
-  public init(environment: FlightsViewEnvironment, today: LocalDate? = nil) {
+  /// - Parameter today: today from the app's clock (``TravelToday``): a departure past at every
+  ///   place, or further ahead than any place allows, is refused as typed (the service judges the
+  ///   rest at the origin, in its time zone); nil leaves the dates to the service.
+  public init(environment: FlightsViewEnvironment, today: TravelToday? = nil) {
     self.environment = environment
     self.today = today
     origin = AirportAutocompleteViewModel(environment: environment)
@@ -220,8 +228,8 @@ public final class FlightSearchViewModel {
     switch result {
     case .success(let found):
       offers = found
-      errorMessage =
-        found.isEmpty && !isFiltered ? "No flights for that search: try more stops or another date." : nil
+      errorMessage = found.isEmpty && !isFiltered ? searched.map(Self.noFlightsMessage) : nil
+      if !isFiltered { searchedCount = found.count }
     case .failure(let error):
       offers = []
       errorMessage = ScreenText.message(for: error, fields: Self.fieldNames)
@@ -232,7 +240,30 @@ public final class FlightSearchViewModel {
       carriers = seen.sorted()
     }
     isCapped = offers.count >= FlightSearchRequest.maximumLimit
+    emptyMessage = offers.isEmpty && isFiltered && result.isSuccess ? filteredOutMessage() : nil
     rows = offers.map { FlightOfferRow($0, environment: environment) }
+  }
+
+  /// `No flights from SFO to JFK on 2026-12-20 (round trip back 2026-12-27) with at most 1 stop:
+  /// try more stops or another date.`
+  static func noFlightsMessage(_ request: FlightSearchRequest) -> String {
+    let back = request.returnDate.map { " (back \($0))" } ?? ""
+    let stops = request.maxStops == 0 ? "nonstop" : "with at most \(FlightText.stops(request.maxStops))"
+    let more = request.maxStops < 2 ? "more stops or another date" : "another date or nearby airports"
+    return "No flights from \(request.origin) to \(request.destination) on \(request.departureDate)\(back) \(stops): "
+      + "try \(more)."
+  }
+
+  /// What the filters hid, when they hid every offer.
+  private func filteredOutMessage() -> String {
+    var conditions: [String] = []
+    if let stopsFilter {
+      conditions.append(stopsFilter == 0 ? "nonstop" : "with at most \(FlightText.stops(stopsFilter))")
+    }
+    if let carrierFilter { conditions.append("flown by \(carrierFilter)") }
+    let offers = searchedCount == 1 ? "the 1 offer" : "the \(searchedCount) offers"
+    return "None of \(offers) of this search is \(conditions.joined(separator: " and ")): press f or c to change the "
+      + "filters."
   }
 
   private func validate() {
@@ -244,7 +275,7 @@ public final class FlightSearchViewModel {
   }
 
   /// What is wrong with each part of `form` (screen words).
-  private static func problems(of form: Form, today: LocalDate?) -> [FlightFormField: String] {
+  private static func problems(of form: Form, today: TravelToday?) -> [FlightFormField: String] {
     var problems: [FlightFormField: String] = [:]
     let from = form.origin.trimmingCharacters(in: .whitespaces)
     let to = form.destination.trimmingCharacters(in: .whitespaces)
@@ -253,7 +284,7 @@ public final class FlightSearchViewModel {
     if !from.isEmpty, from.lowercased() == to.lowercased() {
       problems[.to] = "From and To are the same place: choose two different places."
     }
-    let last = today?.adding(days: FlightSearchRequest.maximumDaysAhead)
+    let last = today?.lastAllowed(daysAhead: FlightSearchRequest.maximumDaysAhead)
     func check(_ text: String, _ name: String) -> (LocalDate?, String?) {
       let trimmed = text.trimmingCharacters(in: .whitespaces)
       guard let date = LocalDate(trimmed) else {
@@ -263,8 +294,8 @@ public final class FlightSearchViewModel {
             + "for the calendar."
         )
       }
-      if let today, date < today {
-        return (date, "\(name) \(date) is in the past: choose today (\(today)) or later.")
+      if let today, today.isPastEverywhere(date) {
+        return (date, today.pastMessage(name, "\(date)"))
       }
       if let last, date > last {
         return (

@@ -21,7 +21,9 @@ extension BookingScreens {
   ///   - context: the invocation's context: data directory (the store).
   /// - Throws: nothing today; reserved for services that must open before the app does.
   ///
-  /// "Today" (the earliest departure in the calendar) is the device's local date.
+  /// "Today" is read from the invocation's clock (`--clock-start`): the calendar opens on the
+  /// traveller's date (the device's zone) and the form refuses only dates past at every place
+  /// (``TravelToday``).
   public static func feature(
     title: String = "Flights", services: BookingServices, session: AccountSession, context: CLIContext
   ) throws -> InteractiveFeature {
@@ -38,7 +40,7 @@ extension BookingScreens {
       mainQueue: DispatchQueue.main.eraseToAnyScheduler(), backgroundQueue: background,
       money: MoneyFormat(context.travellerLanguage()), status: status,
       radar: services.radar.map { make in LazyFlightRadar(clock: context.clock) { try make(context) } })
-    let today = LocalDate(Date(), in: .current)
+    let today = TravelToday(clock: context.clock)
     let notices = status.map { service in
       TripNotices.publisher(service: service, token: { (try? account.token()) ?? nil }, queue: background)
     }

@@ -17,8 +17,9 @@ public enum BookingScreens {
   ///     outputs in an app).
   ///   - session: the app's one session: who pays for a booking, signing in without leaving it
   ///     (CommonUI's checkout), and the home airport the From field starts with.
-  ///   - today: the earliest departure the calendar offers (the user's local date).
-  public static func root(environment: FlightsViewEnvironment, session: AccountSession, today: LocalDate)
+  ///   - today: today from the app's clock: the calendar opens on `today.here` and offers every date
+  ///     that is today somewhere; the form refuses dates past everywhere (``TravelToday``).
+  public static func root(environment: FlightsViewEnvironment, session: AccountSession, today: TravelToday)
     -> some Screen
   {
     FlightSearchScreen(environment: FlightScreenEnvironment(views: environment, session: session, today: today))
@@ -43,7 +44,9 @@ public enum BookingScreens {
 struct FlightScreenEnvironment {
   var views: FlightsViewEnvironment
   var session: AccountSession
-  var today: LocalDate
+  /// Today from the app's clock: the calendar opens on the traveller's date and offers every date
+  /// that is today somewhere (the service judges a departure at its origin).
+  var today: TravelToday
 }
 
 /// Void publishers of a screen's view-model outputs, merged for ``Screen/changes``.
@@ -550,10 +553,10 @@ final class FlightSearchScreen: Screen {
   /// Opens the calendar for Depart or Return at the field's date (else the departure, else today).
   private func openCalendar() {
     let today = environment.today
-    let departure = LocalDate(depart.text).map { max($0, today) }
-    let earliest = focus == .back ? departure ?? today : today
+    let departure = LocalDate(depart.text).map { max($0, today.earliest) }
+    let earliest = focus == .back ? departure ?? today.earliest : today.earliest
     let own = LocalDate((focus == .back ? back : depart).text)
-    calendar = CalendarPickerState(cursor: own ?? departure ?? today, earliest: earliest)
+    calendar = CalendarPickerState(cursor: own ?? departure ?? today.here, earliest: earliest)
   }
 
   private func handleCalendar(_ key: Key) -> KeyResult {

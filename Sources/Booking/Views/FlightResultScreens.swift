@@ -31,7 +31,8 @@ final class FlightResultsScreen: Screen {
 
   var changes: AnyPublisher<Void, Never> {
     anyChange([
-      model.$rows.void, model.$isSearching.void, model.$errorMessage.void, model.$sort.void, model.$stopsFilter.void,
+      model.$rows.void, model.$isSearching.void, model.$errorMessage.void, model.$emptyMessage.void, model.$sort.void,
+      model.$stopsFilter.void,
       model.$carrierFilter.void,
     ])
   }
@@ -64,8 +65,9 @@ final class FlightResultsScreen: Screen {
     ).render(in: area.row(1), into: &buffer)
     let rows = model.rows
     if rows.isEmpty {
-      Label("No offer matches the filters: press f or c to change them.", style: theme.muted)
-        .render(in: area.row(3), into: &buffer)
+      Paragraph(model.emptyMessage ?? "No offer matches the filters: press f or c to change them.", style: theme.muted)
+        .render(
+          in: Rect(x: area.x, y: area.y + 3, width: area.width, height: max(0, min(2, area.height - 3))), into: &buffer)
       return
     }
     selection.count = rows.count

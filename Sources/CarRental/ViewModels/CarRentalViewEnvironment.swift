@@ -13,21 +13,22 @@ public struct CarRentalViewEnvironment {
   public var backgroundQueue: AnySchedulerOf<DispatchQueue>
   /// How amounts are written (``MoneyFormat`` in the traveller's language).
   public var money: MoneyFormat
-  /// The traveller's local date: the earliest pick-up the calendar offers and the form accepts.
-  public var today: LocalDate
+  /// Today from the app's clock (``TravelToday``): the calendar opens on the traveller's date and
+  /// the form refuses a pick-up on a day past at every place.
+  public var today: TravelToday
 
-  /// `session` nil: nobody signed in, and signing in is not available; `today` nil: the device's
-  /// local date now.
+  /// `session` nil: nobody signed in, and signing in is not available; `today` nil: today on the
+  /// real clock (an app passes its invocation's clock, `--clock-start`).
   public init(
     service: CarRentalService, session: AccountSession? = nil, mainQueue: AnySchedulerOf<DispatchQueue>,
-    backgroundQueue: AnySchedulerOf<DispatchQueue>, money: MoneyFormat = .english, today: LocalDate? = nil
+    backgroundQueue: AnySchedulerOf<DispatchQueue>, money: MoneyFormat = .english, today: TravelToday? = nil
   ) {
     self.money = money
     self.service = service
     self.session = session ?? .unavailable(mainQueue: mainQueue)
     self.mainQueue = mainQueue
     self.backgroundQueue = backgroundQueue
-    self.today = today ?? LocalDate(Date(), in: .current)
+    self.today = today ?? TravelToday(at: Date())
   }
 
   /// Runs `body` on the background queue and delivers its result on the main queue, never failing

@@ -62,14 +62,15 @@ public final class CarSearchViewModel {
   }
 
   private var form = Form()
-  private let today: LocalDate?
+  private let today: TravelToday?
   private let typedPlaces = PassthroughSubject<String, Never>()
   private let queries = PassthroughSubject<CarSearchQuery, Never>()
   private var cancellables = Set<AnyCancellable>()
 
-  /// - Parameter today: the traveller's local date: a pick-up before it is refused as typed; nil
-  ///   leaves it to the service (which judges it at the desk).
-  public init(environment: CarRentalViewEnvironment, today: LocalDate? = nil) {
+  /// - Parameter today: today from the app's clock (``TravelToday``): a pick-up on a day past at
+  ///   every place is refused as typed (the service judges the rest at the desk, in its time
+  ///   zone); nil leaves it to the service.
+  public init(environment: CarRentalViewEnvironment, today: TravelToday? = nil) {
     self.today = today
     let service = environment.service
     companySelector = CarCompanySelectorViewModel(environment: environment)
@@ -186,8 +187,10 @@ public final class CarSearchViewModel {
             + "for the calendar."
         )
       }
-      if let today, LocalDate(year: value.year, month: value.month, day: value.day).map({ $0 < today }) == true {
-        return (value, "The \(name) \(Self.text(value)) is in the past: choose today (\(today)) or later.")
+      if let today, let day = LocalDate(year: value.year, month: value.month, day: value.day),
+        today.isPastEverywhere(day)
+      {
+        return (value, today.pastMessage("The \(name)", Self.text(value)))
       }
       return (value, nil)
     }

@@ -15,13 +15,16 @@ extension CarRentalScreens {
   ///     screen signs in through it when nobody is and lists its cards to choose the one charged;
   ///     the header shows its greeting.
   /// - Throws: what opening the service throws (reported like a command's error, exit 1).
+  ///
+  /// "Today" (the calendar's first day, the form's past check) is read from the invocation's clock
+  /// (`--clock-start`), ``TravelToday``.
   public static func feature(
     title: String = "Cars", environment: CarRentalEnvironment, context: CLIContext, session: AccountSession
   ) throws -> InteractiveFeature {
     let views = CarRentalViewEnvironment(
       service: try environment.service(context), session: session, mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
       backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler(),
-      money: MoneyFormat(context.travellerLanguage()))
+      money: MoneyFormat(context.travellerLanguage()), today: TravelToday(clock: context.clock))
     return InteractiveFeature(tab: AppTab(title, root: root(environment: views)), session: session)
   }
 }

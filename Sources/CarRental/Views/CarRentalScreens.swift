@@ -236,7 +236,8 @@ final class CarSearchScreen: Screen {
   }
 
   /// Opens the calendar of Pick-up or Drop-off at the field's date (a drop-off: else three days
-  /// after the pick-up), not before today (a drop-off: not before the pick-up's day).
+  /// after the pick-up, else today), offering every day that is today somewhere (a drop-off: not
+  /// before the pick-up's day).
   private func openCalendar() {
     let today = environment.today
     let pickupDay = (try? LocalDateTime(parsing: pickup.text.trimmingCharacters(in: .whitespaces)))
@@ -244,8 +245,8 @@ final class CarSearchScreen: Screen {
     let own =
       (try? LocalDateTime(parsing: (focus == .pickup ? pickup : dropoff).text.trimmingCharacters(in: .whitespaces)))
       .flatMap { LocalDate(year: $0.year, month: $0.month, day: $0.day) }
-    let earliest = focus == .dropoff ? max(pickupDay ?? today, today) : today
-    let cursor = own ?? (focus == .dropoff ? pickupDay.map { $0.adding(days: 3) } : nil) ?? today
+    let earliest = focus == .dropoff ? max(pickupDay ?? today.earliest, today.earliest) : today.earliest
+    let cursor = own ?? (focus == .dropoff ? pickupDay.map { $0.adding(days: 3) } : nil) ?? today.here
     calendar = CalendarPickerState(cursor: cursor, earliest: earliest)
   }
 

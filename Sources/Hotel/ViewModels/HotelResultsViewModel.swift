@@ -57,6 +57,29 @@ public final class HotelResultsViewModel {
   /// How many offers the last answer held (``offers`` are those of them the filters keep).
   public var received: Int { all.count }
 
+  /// Why there is no offer to show, naming the condition that emptied the list: the filters (how
+  /// many offers of the search they hide: `None of the 12 offers of this search has 5★ or more:
+  /// press f to change the filter.`), or the search itself (the place, radius, stay, guests and
+  /// rooms searched); nil while there are offers, while loading, or after an error.
+  public var emptyMessage: String? {
+    guard offers.isEmpty, !isLoading, errorMessage == nil, let request else { return nil }
+    if searchedMatched > 0 {
+      var conditions: [String] = []
+      if let stars = filter.minStars { conditions.append("has \(stars)★ or more") }
+      if let cap = filter.maxNightlyRate { conditions.append("costs at most \(cap) a night") }
+      if !filter.amenities.isEmpty {
+        conditions.append("has \(filter.amenities.map(\.rawValue).sorted().joined(separator: ", "))")
+      }
+      let offers = searchedMatched == 1 ? "the 1 offer" : "the \(searchedMatched) offers"
+      return "None of \(offers) of this search \(conditions.joined(separator: " and ")): press f to change the filter."
+    }
+    let rooms = request.rooms == 1 ? "a room" : "\(request.rooms) rooms"
+    let guests = request.guests == 1 ? "1 guest" : "\(request.guests) guests"
+    let radius = request.radiusKm.rounded() == request.radiusKm ? "\(Int(request.radiusKm))" : "\(request.radiusKm)"
+    return "No hotel within \(radius) km of \(request.place) has \(rooms) for \(guests) free on every night from "
+      + "\(request.checkIn) to \(request.checkOut): try other dates or another place."
+  }
+
   /// The most offers one search asks for (``HotelSearchRequest/limit``'s highest).
   public static let maximumLimit = 1000
 
@@ -64,6 +87,8 @@ public final class HotelResultsViewModel {
   private let scheduler: AnySchedulerOf<DispatchQueue>
   private let requests = PassthroughSubject<HotelSearchRequest, Never>()
   private var all: [HotelOffer] = []
+  /// How many offers the search matched before any filter (its first answer).
+  private var searchedMatched = 0
   private var request: HotelSearchRequest?
   private var cache: [String: HotelRowDetails] = [:]
   private var inFlight: [String: AnyCancellable] = [:]
@@ -97,6 +122,7 @@ public final class HotelResultsViewModel {
     cache = [:]
     rows = [:]
     errorMessage = nil
+    searchedMatched = 0
     isLoading = true
     requests.send(request)
   }
@@ -176,6 +202,7 @@ public final class HotelResultsViewModel {
     case .success(let value):
       all = value.offers
       matched = value.matched
+      if !isFilteredAtTheService { searchedMatched = value.matched }
       arrange()
     case .failure(let error):
       all = []

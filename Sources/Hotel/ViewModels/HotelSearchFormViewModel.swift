@@ -10,7 +10,8 @@ import Reactive
 /// check-in or check-out is chosen in the calendar), ``validationMessage`` (the first of them,
 /// nil when the form is valid), ``isSearchEnabled``, and ``searches``: the request sent when
 /// search is tapped on a valid form. The rules are those of ``HotelSearchRequest`` (1–30 nights,
-/// check-in not before `today`).
+/// check-in not on a day past at every place: ``TravelToday``; the service judges the rest at the
+/// hotel, in its time zone).
 public final class HotelSearchFormViewModel {
   /// A part of the form, for its messages.
   public enum Field: Hashable, Sendable, CaseIterable {
@@ -35,9 +36,10 @@ public final class HotelSearchFormViewModel {
 
   @Published private var form = Form()
   private let searchSubject = PassthroughSubject<HotelSearchRequest, Never>()
-  private let today: LocalDate
+  private let today: TravelToday
 
-  public init(today: LocalDate) {
+  /// - Parameter today: today from the app's clock (``TravelToday``).
+  public init(today: TravelToday) {
     self.today = today
     let today = today
     $form.map { Self.validate($0, today: today).nights }.removeDuplicates().assign(to: &$nights)
@@ -46,14 +48,14 @@ public final class HotelSearchFormViewModel {
     $form.map { Self.validate($0, today: today).message == nil }.removeDuplicates().assign(to: &$isSearchEnabled)
   }
 
-  private static func validate(_ form: Form, today: LocalDate) -> (
+  private static func validate(_ form: Form, today: TravelToday) -> (
     nights: Int?, problems: [Field: String], message: String?
   ) {
     var problems: [Field: String] = [:]
     var nights: Int?
     if let checkIn = form.checkIn {
-      if checkIn < today {
-        problems[.dates] = "Check-in \(checkIn) is in the past: choose today (\(today)) or later."
+      if today.isPastEverywhere(checkIn) {
+        problems[.dates] = today.pastMessage("Check-in", "\(checkIn)")
       } else if let checkOut = form.checkOut {
         if let stay = DateRange(start: checkIn, end: checkOut) {
           if stay.count <= HotelSearchRequest.maxNights {

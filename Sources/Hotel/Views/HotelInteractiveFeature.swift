@@ -15,8 +15,8 @@ extension HotelScreens {
   ///     the header shows its greeting.
   /// - Throws: what opening the service throws (reported like a command's error, exit 1).
   ///
-  /// Place suggestions come from the reference data (cities and airports); "today" is the
-  /// device's local date; a booking uses the session of the data directory (the same one as
+  /// Place suggestions come from the reference data (cities and airports); "today" is read from
+  /// the invocation's clock (`--clock-start`, ``TravelToday``); a booking uses the session of the data directory (the same one as
   /// `account login`), read when booking.
   public static func feature(
     title: String = "Hotels", environment: HotelEnvironment, context: CLIContext, session: AccountSession
@@ -28,7 +28,7 @@ extension HotelScreens {
         (try? ReferenceData.shared().suggestions(for: text, limit: 8, kinds: [.cities, .airports])) ?? []
       },
       token: session.account.token)
-    let today = LocalDate(environment.now(), in: .current)
+    let today = TravelToday(clock: context.clock)
     let root = root(
       client: client, session: session, scheduler: DispatchQueue.main.eraseToAnyScheduler(),
       backgroundScheduler: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler(), today: today,

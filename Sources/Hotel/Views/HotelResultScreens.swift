@@ -60,8 +60,8 @@ final class HotelResultsScreen: Screen {
       return
     }
     if model.offers.isEmpty {
-      Label("No hotel matches. Press f to change the stars filter.", style: theme.muted)
-        .render(in: body.row(0), into: &buffer)
+      Paragraph(model.emptyMessage ?? "No hotel matches: press f to change the stars filter.", style: theme.muted)
+        .render(in: Rect(x: body.x, y: body.y, width: body.width, height: min(3, body.height)), into: &buffer)
       return
     }
     visibleRows = Table.visibleRows(in: body)

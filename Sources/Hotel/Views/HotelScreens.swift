@@ -17,13 +17,14 @@ public enum HotelScreens {
   ///     sign-in sheet, the cards); nil: nobody, and signing in is not available.
   ///   - scheduler: where view-model outputs are delivered (the main queue in an app).
   ///   - backgroundScheduler: where background work runs (a global queue in an app).
-  ///   - today: the earliest check-in (the user's local date).
+  ///   - today: today from the app's clock: the calendar opens on `today.here` and offers every day
+  ///     that is today somewhere (the service judges a check-in at the hotel), ``TravelToday``.
   ///   - money: how amounts are written (``MoneyFormat`` in the traveller's language).
   public static func root(
     client: HotelClient, session: AccountSession? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
     backgroundScheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global(qos: .userInitiated)
       .eraseToAnyScheduler(),
-    today: LocalDate, money: MoneyFormat = .english
+    today: TravelToday, money: MoneyFormat = .english
   ) -> some Screen {
     HotelSearchScreen(
       environment: HotelScreenEnvironment(
@@ -40,7 +41,7 @@ struct HotelScreenEnvironment {
   var scheduler: AnySchedulerOf<DispatchQueue>
   /// Where background work runs.
   var backgroundScheduler: AnySchedulerOf<DispatchQueue>
-  var today: LocalDate
+  var today: TravelToday
   /// How amounts are written (the traveller's language).
   var money: MoneyFormat = .english
 }
@@ -96,7 +97,8 @@ final class HotelSearchScreen: Screen {
     self.environment = environment
     form = HotelSearchFormViewModel(today: environment.today)
     autocomplete = PlaceAutocompleteViewModel(client: environment.client, scheduler: environment.scheduler)
-    calendar = CalendarPickerState(cursor: environment.today, selectsRange: true, earliest: environment.today)
+    calendar = CalendarPickerState(
+      cursor: environment.today.here, selectsRange: true, earliest: environment.today.earliest)
     // `@Published` emits before storing: look at the answer on the scheduler's next turn.
     autocomplete.$suggestions.receive(on: environment.scheduler)
       .sink { [weak self] _ in MainActor.assumeIsolated { self?.answerArrived() } }
