@@ -236,16 +236,17 @@ import Testing
     scheduler.run()
     #expect(checkout.selectedCardId == "card_4242")
 
-    // Chosen with ← → and then declined: the default too.
+    // #14 (QA 8): chosen with ← → and then declined: the traveller's choice stays (the failure
+    // says to choose another card; nothing switches it behind their back), through a refresh too.
     _ = checkout.handle(.right)
     #expect(checkout.selectedCardId == "card_0002")
     checkout.bookingFailed(.refused("card_declined", "the card Visa •••• 0002 was declined"))
     _ = checkout.handle(.character("r"))
     scheduler.run()
-    #expect(checkout.selectedCardId == "card_4242")
+    #expect(checkout.selectedCardId == "card_0002")
+    #expect(checkout.bookingFailure?.contains("declined") == true)
 
     // Chosen with ← →, not declined: kept by a refresh.
-    _ = checkout.handle(.right)
     _ = checkout.handle(.character("r"))
     scheduler.run()
     #expect(checkout.selectedCardId == "card_0002")
@@ -356,7 +357,7 @@ final class FakeBookingScreen: Screen {
 
   /// Two booking screens open on one session: a card added elsewhere (the Account tab, a shell) is
   /// offered by both after one poll, without `r`; removing the chosen one falls back to the default.
-  @Test func cardAddedElsewhere_isOfferedAtOnceByEveryOpenCheckout() {
+  @Test func cardAddedElsewhere_isOfferedAtOnceByEveryOpenCheckout() throws {
     let memory = MemoryBookingAccount(signedIn: true, cards: [])
     let session = session(memory)
     let hotel = CheckoutSection(session: session)
@@ -380,6 +381,17 @@ final class FakeBookingScreen: Screen {
     memory.setCards([.visa])  // the chosen card removed elsewhere
     poll()
     #expect(car.selectedCardId == "card_visa")
+    // #14: the traveller is told which card is charged now; the other screen had not chosen.
+    let visa = try #require(car.model.cards.first)
+    #expect(car.model.message == CheckoutModel.defaultCardMessage(visa))
+    #expect(car.model.message?.contains("Visa •••• 4242") == true)
+    #expect(hotel.model.message == nil)
+    poll()  // an unchanged answer keeps the note
+    #expect(car.model.message == CheckoutModel.defaultCardMessage(visa))
+    memory.setCards([.visa, .mastercard])
+    poll()
+    _ = car.handle(.right)  // a choice again: the note goes
+    #expect(car.model.message == nil)
   }
 
   /// Signed in from one booking's sheet: every other checkout of the session is signed in too,

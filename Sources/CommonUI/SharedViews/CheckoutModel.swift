@@ -21,13 +21,13 @@ public enum CheckoutPayer: Hashable, Sendable {
 ///
 /// Inputs: ``refresh()`` (asks the session to read the account again now; never needed, kept for
 /// the `r` key), ``cardSelected(_:)``, ``nextCardTapped()`` / ``previousCardTapped()`` (cycle
-/// through the cards, wrapping), ``cardFailed(_:)`` (a booking charged this card and it was
-/// refused), ``signIn(email:password:)``.
+/// through the cards, wrapping), ``signIn(email:password:)``.
 /// Outputs: ``payer``, ``cards`` (the default first), ``selectedCardId`` (after each change of the
-/// cards: the card the person chose with ``cardSelected(_:)`` or ← → if it is still there and was
-/// not just refused, otherwise the default — so a default changed meanwhile is picked up; nil
-/// without cards), ``message`` (no card yet and how to add one, a session that ended, a store that
-/// failed), ``isSigningIn``, ``signInMessage`` (why the last sign-in failed, e.g. "Email or
+/// cards: the card the person chose with ``cardSelected(_:)`` or ← → while it is still there —
+/// also after a booking charged it and it was refused: the traveller's choice is theirs to change;
+/// otherwise the default, so a default changed meanwhile is picked up; nil without cards),
+/// ``message`` (no card yet and how to add one; the card chosen is gone and which default card is
+/// charged instead; a session that ended; a store that failed), ``isSigningIn``, ``signInMessage`` (why the last sign-in failed, e.g. "Email or
 /// password is wrong"), and ``signedIn``, which emits once per successful sign-in made here, after
 /// the cards are loaded.
 ///
@@ -41,11 +41,11 @@ public final class CheckoutModel {
   /// The signed-in user's cards, the default first; empty when signed out.
   @Published public private(set) var cards: [PaymentCard] = []
   /// The card to charge (`card_…`): the default after a change of the cards, the person's choice
-  /// after that (kept while it exists and was not refused since); nil when signed out or without
-  /// cards.
+  /// after that (kept while it exists, refused or not); nil when signed out or without cards.
   @Published public private(set) var selectedCardId: String?
-  /// What the checkout has to say: no card yet and how to add one, a session that ended, a store
-  /// that failed; nil when all is well.
+  /// What the checkout has to say: no card yet and how to add one, the chosen card gone and the
+  /// default charged instead (``defaultCardMessage(_:)``), a session that ended, a store that
+  /// failed; nil when all is well.
   @Published public private(set) var message: String?
   /// Whether a sign-in is running (the sheet's button reads "Signing in…").
   @Published public private(set) var isSigningIn = false
@@ -59,6 +59,15 @@ public final class CheckoutModel {
   public static let noCardMessage =
     "No payment card yet: add one (Account tab, or 'account cards add' in a shell); it shows here at once."
 
+  /// The message shown when the card the person chose is no longer on the account (removed in the
+  /// Account tab or a shell) and `card`, the default, is charged instead.
+  public static func defaultCardMessage(_ card: PaymentCard) -> String {
+    let name = PaymentCardValidation.masked(
+      brand: PaymentCardValidation.Brand(storedName: card.brand), last4: card.last4)
+    return "The card you chose is no longer on your account: your default card, \(name), will be charged "
+      + "(← → another card)."
+  }
+
   /// The session observed.
   public let session: AccountSession
   private let signedInSubject = PassthroughSubject<Void, Never>()
@@ -67,9 +76,8 @@ public final class CheckoutModel {
   /// Whether ``selectedCardId`` is the person's own choice (``cardSelected(_:)``, ← →), not the
   /// default a load picked.
   private var isChosenByPerson = false
-  /// The card a booking just charged and had refused (``cardFailed(_:)``): the next change of the
-  /// cards, or the next refresh, does not keep it selected.
-  private var failedCardId: String?
+  /// The last ``defaultCardMessage(_:)`` shown (kept while the default it names stays charged).
+  private var fallbackMessage: String?
 
   /// A checkout observing `session` (its state shows at once).
   public init(session: AccountSession) {
@@ -97,12 +105,8 @@ public final class CheckoutModel {
   // MARK: Inputs
 
   /// Asks the session to read the session and the cards again now (``payer`` keeps its value
-  /// until the answer; an unchanged answer changes nothing, except that a refused card is no
-  /// longer kept selected).
+  /// until the answer; an unchanged answer changes nothing).
   public func refresh() {
-    if let failedCardId, failedCardId == selectedCardId, let traveller = session.current.traveller {
-      show(.signedIn(traveller))
-    }
     session.refresh()
   }
 
@@ -110,15 +114,7 @@ public final class CheckoutModel {
   public func cardSelected(_ id: String) {
     guard cards.contains(where: { $0.id == id }), id != selectedCardId else { return }
     selectedCardId = id
-    isChosenByPerson = true
-  }
-
-  /// A booking charged the card `id` and it was refused (declined, no funds, expired, unknown):
-  /// the next change of the cards (or ``refresh()``) selects the default card instead of keeping
-  /// this one, even if the person chose it (the default may have changed meanwhile, e.g. a card
-  /// added and made the default).
-  public func cardFailed(_ id: String) {
-    failedCardId = id
+    choseByPerson()
   }
 
   /// Chooses the next card (after the last, the first).
@@ -160,23 +156,31 @@ public final class CheckoutModel {
       if !cards.isEmpty { cards = [] }
       if selectedCardId != nil { selectedCardId = nil }
       isChosenByPerson = false
+      fallbackMessage = nil
       if message != reason { message = reason }
     case .signedIn(let traveller):
       let payer = CheckoutPayer.signedIn(name: traveller.name)
       if self.payer != payer { self.payer = payer }
       if cards != traveller.cards { cards = traveller.cards }
       let cards = traveller.cards
-      if isChosenByPerson, let selectedCardId, selectedCardId != failedCardId,
-        cards.contains(where: { $0.id == selectedCardId })
-      {
-        // The person's choice stays.
+      var message = cards.isEmpty ? Self.noCardMessage : nil
+      if isChosenByPerson, let selectedCardId, cards.contains(where: { $0.id == selectedCardId }) {
+        // The person's choice stays, even after it was refused: theirs to change.
+        if self.message == fallbackMessage { message = fallbackMessage }
       } else {
+        let defaultCard = cards.first { $0.isDefault } ?? cards.first
+        if isChosenByPerson, let defaultCard {
+          // The card chosen is gone: say which card is charged now.
+          fallbackMessage = Self.defaultCardMessage(defaultCard)
+          message = fallbackMessage
+        } else if self.message == fallbackMessage, fallbackMessage != nil, let defaultCard,
+          defaultCard.id == selectedCardId
+        {
+          message = fallbackMessage
+        }
         isChosenByPerson = false
-        let defaultId = (cards.first { $0.isDefault } ?? cards.first)?.id
-        if selectedCardId != defaultId { selectedCardId = defaultId }
+        if selectedCardId != defaultCard?.id { selectedCardId = defaultCard?.id }
       }
-      failedCardId = nil
-      let message = cards.isEmpty ? Self.noCardMessage : nil
       if self.message != message { self.message = message }
     }
   }
@@ -186,6 +190,13 @@ public final class CheckoutModel {
     let index = cards.firstIndex { $0.id == selectedCardId } ?? 0
     let next = cards[(index + offset + cards.count) % cards.count].id
     if next != selectedCardId { selectedCardId = next }
+    choseByPerson()
+  }
+
+  /// The person chose a card: a note about the default charged instead no longer applies.
+  private func choseByPerson() {
     isChosenByPerson = true
+    if message != nil, message == fallbackMessage { message = nil }
+    fallbackMessage = nil
   }
 }

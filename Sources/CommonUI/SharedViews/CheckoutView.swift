@@ -178,15 +178,12 @@ public final class CheckoutSection {
   }
 
   /// Records the booking view model's failure (nil: a new attempt began, or it succeeded), worded
-  /// when it arrives (``message(forBookingFailure:)``, naming the card it charged); a card failure
-  /// also tells the model that card was refused (``CheckoutModel/cardFailed(_:)``), so the next
-  /// refresh selects the default card. Feed it the
-  /// view model's `failure` output; show ``bookingFailure`` under Book.
+  /// when it arrives (``message(forBookingFailure:)``, naming the card it charged). The card
+  /// chosen stays chosen after a card failure (the traveller changes it with ← →; nothing switches
+  /// it behind their back). Feed it the view model's `failure` output; show ``bookingFailure``
+  /// under Book.
   public func bookingFailed(_ error: ServiceError?) {
     bookingFailure = error.map { message(forBookingFailure: $0) }
-    if let code = error?.code, Self.cardCodes.contains(code), let card = model.selectedCardId {
-      model.cardFailed(card)  // the next refresh selects the default, not the refused card
-    }
     bookingFailureCode = error?.code
     failureChanged.send()
   }
