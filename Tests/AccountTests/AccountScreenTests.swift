@@ -42,7 +42,9 @@ import Testing
 
   /// The Account tab over `session` (shared with other screens of the same app).
   func makeApp(session: AccountSession) -> (InteractiveApp, AccountScreen) {
-    let screen = AccountScreen(client: services.client(scheduler), session: session)
+    let screen = AccountScreen(
+      client: services.client(scheduler), session: session,
+      exportDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID())"))
     let app = InteractiveApp(
       name: "account", tabs: [AppTab("Account", root: screen)], backend: backend, schedule: { [queue] in queue.add($0) }
     )

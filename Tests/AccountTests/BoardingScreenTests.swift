@@ -146,12 +146,14 @@ struct FakeBarcodes: BarcodeRendering {
   }
 
   /// The app on the Trips screen, with one flight booked.
-  func tripsApp() throws -> InteractiveApp {
+  func tripsApp(
+    exportDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID())")
+  ) throws -> InteractiveApp {
     let token = try services.signedInAda()
     services.addReservation(
       email: "ada@example.com", summary: "SFO → JFK, UA 1478, 2026-12-20", createdAt: services.now,
       startsAt: Date(timeIntervalSince1970: 1_797_780_000))
-    let screen = TripsScreen(model: TripsViewModel(client: client(), token: token))
+    let screen = TripsScreen(model: TripsViewModel(client: client(), token: token), exportDirectory: exportDirectory)
     let app = InteractiveApp(
       name: "account", tabs: [AppTab("Account", root: screen)], backend: backend, schedule: { [queue] in queue.add($0) }
     )
@@ -191,6 +193,26 @@ struct FakeBarcodes: BarcodeRendering {
     #expect(frame(app).contains("pass 2 of 2"))
     app.handle(.character("s"))
     #expect(frame(app).contains("QR · pass 2 of 2"))
+  }
+
+  /// #14 (QA 6): `e` saved the `.ics` into the working directory (a git checkout); it goes to the
+  /// data directory's exports folder (made on the first export), and the screen says where.
+  @Test func export_savesInTheExportsFolder_andSaysWhere() throws {
+    let data = FileManager.default.temporaryDirectory.appendingPathComponent("trips-export-\(UUID())")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: data) }
+    let exports = DataDirectory.exports(in: data)
+    let app = try tripsApp(exportDirectory: exports)
+    app.handle(.character("e"))
+    settle()
+    let files = try FileManager.default.contentsOfDirectory(atPath: exports.path).filter { $0.hasSuffix(".ics") }
+    #expect(files.count == 1)
+    let name = try #require(files.first)
+    let text = try String(contentsOf: exports.appendingPathComponent(name), encoding: .utf8)
+    #expect(text.hasPrefix("BEGIN:VCALENDAR"))
+    #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/" + name))
+    #expect(frame(app).contains("Saved \(name) in"))
+    #expect(frame(app).contains("exports"))
   }
 
   @Test func checkIn_refused_saysWhenItOpens() throws {

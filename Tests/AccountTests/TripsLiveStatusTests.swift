@@ -57,7 +57,8 @@ import Testing
 
   @Test func tripsScreen_showsTheFlightsLive() throws {
     let (model, _) = try adaWithAFlight()
-    let screen = TripsScreen(model: model)
+    let screen = TripsScreen(
+      model: model, exportDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID())"))
     ui.advance()
     for _ in 0..<130 { status.scheduler.advance(by: .seconds(1)) }
     ui.advance()

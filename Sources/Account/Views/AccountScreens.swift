@@ -19,7 +19,8 @@ public enum AccountScreens {
   {
     let client = AccountClient(
       environment: try environment(context), scheduler: DispatchQueue.main.eraseToAnyScheduler())
-    let screen = AccountScreen(client: client, session: session)
+    let screen = AccountScreen(
+      client: client, session: session, exportDirectory: DataDirectory.exports(in: context.dataDirectory))
     return InteractiveFeature(tab: AppTab("Account", root: screen), session: session)
   }
 }
@@ -41,6 +42,7 @@ public enum AccountScreens {
 public final class AccountScreen: Screen {
   public let title = "Account"
   private let client: AccountClient
+  private let exportDirectory: URL
   /// The app's one session.
   public let session: AccountSession
   private let changed = PassthroughSubject<Void, Never>()
@@ -79,7 +81,10 @@ public final class AccountScreen: Screen {
     var focus = 0
   }
 
-  public init(client: AccountClient, session: AccountSession) {
+  /// - Parameter exportDirectory: where the Trips screen saves a trip's `.ics` (an app passes its
+  ///   data directory's ``DataDirectory/exports(in:)``; created on the first export).
+  public init(client: AccountClient, session: AccountSession, exportDirectory: URL) {
+    self.exportDirectory = exportDirectory
     self.client = client
     self.session = session
     signedOut(message: nil)
@@ -241,7 +246,8 @@ public final class AccountScreen: Screen {
       intents.send(
         .push(PaymentCardsScreen(model: PaymentCardsViewModel(client: client, token: token), session: session)))
     case .trips:
-      intents.send(.push(TripsScreen(model: TripsViewModel(client: client, token: token))))
+      intents.send(
+        .push(TripsScreen(model: TripsViewModel(client: client, token: token), exportDirectory: exportDirectory)))
     case .signOut:
       session.signOut()
     }

@@ -6,7 +6,9 @@ import Reactive
 /// Trips over ``TripsViewModel``: every reservation, newest first; `c` shows what cancelling the
 /// selected one costs (the fee, the refund and the deadline in the place's local time) and Enter
 /// then cancels it (Esc keeps it); a cancelled trip shows its fee and refund; `e` exports it as an
-/// iCalendar file (RFC 5545) named `<reservation id>.ics` in the working directory. On a flight:
+/// iCalendar file (RFC 5545) named `<reservation id>.ics` in the export directory (the data
+/// directory's `exports`, ``DataDirectory/exports(in:)``, created on the first export), and says
+/// where it went. On a flight:
 /// `k` checks in (then shows the boarding passes), `s` opens the seat map, `b` the boarding passes.
 @MainActor
 final class TripsScreen: Screen {
@@ -17,11 +19,12 @@ final class TripsScreen: Screen {
   private var subscriptions = Set<AnyCancellable>()
   private var selection = SelectionState()
   private var notice: String?
-  /// Where exports are written (the working directory).
-  var exportDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+  /// Where exports are written (the data directory's `exports`), never the working directory.
+  let exportDirectory: URL
 
-  init(model: TripsViewModel) {
+  init(model: TripsViewModel, exportDirectory: URL) {
     self.model = model
+    self.exportDirectory = exportDirectory
     model.$trips.sink { [weak self] trips in
       guard let self else { return }
       // A trip booked or cancelled elsewhere (live) moves rows: keep the same trip selected.
@@ -96,9 +99,10 @@ final class TripsScreen: Screen {
 
   private func save(_ export: TripsViewModel.Export) {
     do {
+      try DataDirectory.prepare(exportDirectory)
       let file = try ExportFile.write(
         Data(export.calendar.utf8), to: exportDirectory.path + "/", defaultName: "\(export.reservationID).ics")
-      notice = "Saved \(file.path)"
+      notice = "Saved \(file.lastPathComponent) in \(file.deletingLastPathComponent().path) (your exports folder)."
     } catch {
       notice = error.message
     }
@@ -153,9 +157,12 @@ final class TripsScreen: Screen {
       buffer.write(error, x: area.x + 1, y: y, maxWidth: area.width - 1, style: buffer.theme.error)
       y += 1
     }
-    if let notice {
-      buffer.write(notice, x: area.x + 1, y: y, maxWidth: area.width - 1, style: buffer.theme.success)
-      y += 1
+    if let notice, y < area.bottom {
+      // Wrapped, not cut: a saved file's folder is the part that matters.
+      let paragraph = Paragraph(notice, style: buffer.theme.success)
+      let rows = min(paragraph.height(forWidth: area.width - 1), area.bottom - y)
+      paragraph.render(in: Rect(x: area.x + 1, y: y, width: area.width - 1, height: rows), into: &buffer)
+      y += rows
     }
     // The booked flights, live (from the last day on).
     let live = model.liveFlights

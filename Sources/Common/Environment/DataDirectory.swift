@@ -38,6 +38,13 @@ public enum DataDirectory {
       .appendingPathComponent(".local/share/travel", isDirectory: true)
   }
 
+  /// Where the interactive apps save what a traveller exports (the Trips screen's `e`: a trip's
+  /// `.ics`): `exports` in the data directory `dataDirectory` (created owner-only on the first
+  /// export, ``prepare(_:)``). The command line writes where `--ics PATH` says instead.
+  public static func exports(in dataDirectory: URL) -> URL {
+    dataDirectory.appendingPathComponent("exports", isDirectory: true)
+  }
+
   /// What a command intends to do in the directory.
   public enum Access: Sendable {
     /// Read only (searches, listings): a missing directory is not created.
