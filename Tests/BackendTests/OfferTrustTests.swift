@@ -199,18 +199,34 @@ import Testing
         != FileManager.default.contents(atPath: path))
   }
 
-  @Test func signingKey_missingOrReadOnlyDirectory_writesNothing_thenIsSavedWhenItCanBe() throws {
+  /// #14 (QA 9): a search before the first sign-up, on a data directory that does not exist yet,
+  /// makes the directory (owner-only) with the key file alone, so its ids book after the sign-up
+  /// in another process; where the directory cannot be made, the key stays in memory and is
+  /// saved once it can be.
+  @Test func signingKey_missingDirectory_isMadeForTheKey_readOnlyGetsNothing() throws {
     let parent = TemporaryDirectory()
     let data = parent.url.appendingPathComponent("data")
-    let signature = try OfferSigner(dataDirectory: data).signature(of: "FL1.Y.1.20261220UA1478.USD35162")
-    #expect(!FileManager.default.fileExists(atPath: data.path))
-    // Another signer of this process on that directory (the app's booking after its search) agrees.
-    #expect(try OfferSigner(dataDirectory: data).isValid(signature, for: "FL1.Y.1.20261220UA1478.USD35162"))
-    // Once the directory exists (a sign-up made it), that key is saved as the directory's.
-    try DataDirectory.prepare(data)
-    #expect(try OfferSigner(dataDirectory: data).isValid(signature, for: "FL1.Y.1.20261220UA1478.USD35162"))
+    let payload = "FL1.Y.1.20261220UA1478.USD35162"
+    let signature = try OfferSigner(dataDirectory: data).signature(of: payload)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: data.path) == [OfferSigner.keyFileName])
+    #expect(
+      (try FileManager.default.attributesOfItem(atPath: data.path)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
     let key = data.appendingPathComponent(OfferSigner.keyFileName).path
     #expect((try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+    // What a later process reads: the saved key, which signed the id.
+    let saved = try #require(FileManager.default.contents(atPath: key))
+    #expect(try OfferSigner(key: saved).isValid(signature, for: payload))
+    // A directory that cannot be made (a file where its parent should be): in memory, shared by
+    // this process, saved as the directory's once it exists.
+    let blocked = parent.url.appendingPathComponent("blocked")
+    #expect(FileManager.default.createFile(atPath: blocked.path, contents: Data("x".utf8)))
+    let inside = blocked.appendingPathComponent("data")
+    let early = try OfferSigner(dataDirectory: inside).signature(of: payload)
+    #expect(try OfferSigner(dataDirectory: inside).isValid(early, for: payload))
+    try FileManager.default.removeItem(at: blocked)
+    try DataDirectory.prepare(inside)
+    #expect(try OfferSigner(dataDirectory: inside).isValid(early, for: payload))
+    #expect(FileManager.default.fileExists(atPath: inside.appendingPathComponent(OfferSigner.keyFileName).path))
     // A directory its owner made read-only gets nothing written, even for root.
     let readOnly = parent.url.appendingPathComponent("read-only")
     try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: false)

@@ -2,7 +2,8 @@ import CommonTesting
 import Foundation
 import Testing
 
-/// The data directory as real processes meet it: searches write nothing and work in a read-only
+/// The data directory as real processes meet it: searches write nothing but the offer signing key
+/// of a directory not made yet, and work in a read-only
 /// directory, permissions are never changed, and a permanent fault says what can work (never
 /// "try again").
 @Suite(.serialized) struct DataDirectoryEndToEndTests {
@@ -44,10 +45,24 @@ import Testing
     return json?["error"]?["code"] as? String
   }
 
-  @Test func search_inAMissingDirectory_createsNothing() throws {
+  /// #14 (QA 9): the README's order — search, then sign up, add a card, book the id — works: a
+  /// search in a directory that does not exist yet makes it (0700) with the offer signing key only
+  /// (no store), so the id it printed books in a later process.
+  @Test func search_inAMissingDirectory_savesOnlyTheOfferKey_andItsIdBooksAfterSignUp() throws {
     let result = try search()
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(!FileManager.default.fileExists(atPath: data.path))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: data.path) == ["offer-signing.key"])
+    #expect(mode(data) == 0o700)
+    let offers = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    let id = try #require(((offers?["offers"] as? [[String: Any]])?.first?["id"]) as? String)
+    try signUp()
+    let login = try run("account", ["login", "--email", "ada@example.com"], stdin: Self.password)
+    #expect(login.status == 0, "\(login.stderr)")
+    let card = try run("account", ["cards", "add"], stdin: "4242424242424242\n12/30\n123\n")
+    #expect(card.status == 0, "\(card.stderr)")
+    let book = try run("booking", ["book", id, "--passenger", "Ada Lovelace", "--json"])
+    #expect(book.status == 0, "\(book.stderr)")
+    #expect(errorCode(book) == nil)
   }
 
   @Test func readOnlyDirectory_searchesWork_savingIsRefused_andTheModeStays() throws {

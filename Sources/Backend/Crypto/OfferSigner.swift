@@ -21,12 +21,14 @@ import Synchronization
 /// client: a server signs and verifies with the key of its own data directory, and its clients
 /// never see it. An id signed by one data directory does not book in another.
 ///
-/// - Searches write nothing where nothing may be written (``DataDirectory``): in a data directory
-///   that does not exist yet, or that is read-only (its owner removed the write bit, or this user
-///   may not write there), ids are signed with a key kept in memory for that directory by this
-///   process. They book in this process (the interactive app: a sign-up there creates the
-///   directory, and the key is then saved as the directory's, so the offers on screen stay
-///   bookable), not in a later command: search again once the directory exists.
+/// - An offer id is not tied to anything that did not exist when it was made: a search in a data
+///   directory that does not exist yet makes the directory (owner-only, ``DataDirectory/prepare(_:)``)
+///   to save the key in it — the key file only, no store — so ids printed before the first sign-up
+///   book after it, in any later command.
+/// - Searches write nothing where nothing may be written: in a data directory that is read-only
+///   (its owner removed the write bit, or this user may not write there) or cannot be made, ids
+///   are signed with a key kept in memory for that directory by this process. They book in this
+///   process once the key can be saved there, not in a later command.
 /// - A key file that others may read (any group or other permission bit) is refused with
 ///   `offer_key_insecure`, and one that is not 32 bytes with `offer_key_unusable`; both name the
 ///   file and say what to do, and nothing is changed behind the user's back.
@@ -102,8 +104,8 @@ public final class OfferSigner: Sendable {
       throw ServiceError.invalid(
         "invalid_offer_id",
         "offer id \(EchoedInput.quoted(id)) was altered or made elsewhere: its signature does not match what it "
-          + "quotes (offer ids are signed by the data directory that searched, and a search made before that "
-          + "directory existed signs for its own process only); nothing was booked: use an id printed by "
+          + "quotes (offer ids are signed by the data directory that searched, and a search in a read-only "
+          + "directory signs for its own process only); nothing was booked: use an id printed by "
           + "'\(search)' with this data directory")
     }
   }
@@ -131,7 +133,12 @@ public final class OfferSigner: Sendable {
   /// saved owner-only; else this process's unsaved key for it. `saved` tells which.
   static func loadOrCreateKey(_ path: String, directory: URL) throws -> (key: Data, saved: Bool) {
     if let existing = try readKey(path) { return (existing, true) }
-    let status = DataDirectory.status(of: directory)
+    var status = DataDirectory.status(of: directory)
+    if !status.exists, (try? DataDirectory.prepare(directory)) != nil {
+      // A data directory that does not exist yet is made (owner-only) to hold the key, so ids
+      // signed before the first sign-up still book after it, in any process.
+      status = DataDirectory.status(of: directory)
+    }
     guard status.exists, status.isDirectory, status.canWrite, !status.ownerMadeReadOnly else {
       return (
         try unsavedKeys.withLock { keys in
@@ -161,7 +168,8 @@ public final class OfferSigner: Sendable {
   private static func readKey(_ path: String) throws -> Data? {
     var info = stat()
     guard stat(path, &info) == 0 else {
-      if errno == ENOENT { return nil }
+      // No such file, or a file where a directory of the path should be (no key there either).
+      if errno == ENOENT || errno == ENOTDIR { return nil }
       throw unusable(path, String(cString: strerror(errno)))
     }
     let mode = info.st_mode & 0o777
