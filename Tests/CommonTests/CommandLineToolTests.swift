@@ -52,6 +52,31 @@ import Testing
     #expect(console.errorOutput.contains("--from"))
   }
 
+  /// #14 (QA 12): `--json` is honoured by `--version`, `--help` and an executable run without a
+  /// command: every output is one JSON document.
+  @Test func json_versionHelpAndNoCommand_areOneJSONDocumentEach() throws {
+    func document(_ arguments: [String]) throws -> [String: Any] {
+      let console = Console.capturing()
+      let status = tool(Box()).run(arguments: arguments, environment: [:], console: console)
+      #expect(status == 0)
+      return try #require(
+        try JSONSerialization.jsonObject(with: Data(console.output.utf8)) as? [String: Any], "\(console.output)")
+    }
+    let version = try document(["--version", "--json"])
+    #expect(version["name"] as? String == "demo")
+    #expect(version["version"] as? String == "9.9.9")
+    let root = try document(["--json"])
+    #expect(root["command"] as? String == "demo")
+    #expect((root["subcommands"] as? [[String: Any]])?.first?["name"] as? String == "search")
+    let help = try document(["search", "--help", "--json"])
+    #expect(help["command"] as? String == "demo search")
+    #expect(help["examples"] as? [String] == ["demo search --from SFO"])
+    #expect((help["options"] as? [[String: Any]])?.first?["name"] as? String == "from")
+    #expect((help["options"] as? [[String: Any]])?.first?["required"] as? Bool == true)
+    #expect((help["globalOptions"] as? [[String: Any]])?.contains { $0["name"] as? String == "json" } == true)
+    #expect((help["usage"] as? String)?.hasPrefix("demo search --from PLACE") == true)
+  }
+
   @Test func jsonErrorDocument_onStdout() throws {
     let console = Console.capturing()
     let status = tool(Box()).run(arguments: ["search", "--json"], environment: [:], console: console)

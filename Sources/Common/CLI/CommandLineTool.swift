@@ -2,7 +2,8 @@ import Foundation
 
 /// Runs a command tree the way every executable of the app does (the contract of `CLI.md`).
 ///
-/// - Global options, accepted anywhere on the line: `--help`/`-h`, `--version`, `--json`,
+/// - Global options, accepted anywhere on the line: `--help`/`-h`, `--version`, `--json` (with
+///   `--help`, `--version` or a command group run alone too: every output is one JSON document),
 ///   `--data-dir DIR` (env `TRAVEL_DATA_DIR`), `--no-color` (env `NO_COLOR`), `--clock-speed N`
 ///   (env `TRAVEL_CLOCK_SPEED`) and `--clock-start INSTANT` (env `TRAVEL_CLOCK_START`): the
 ///   app's ``TravelClock``.
@@ -105,12 +106,17 @@ public struct CommandLineTool: Sendable {
     }
     let parsed = try parse(globals + arguments[index...], for: command, path: path)
 
+    let json = parsed.flags.contains("json")
     if parsed.flags.contains("version") {
-      console.print("\(root.name) \(version)")
+      if json {
+        console.print(try JSONOutput.string(VersionDocument(name: root.name, version: version)))
+      } else {
+        console.print("\(root.name) \(version)")
+      }
       return 0
     }
     if parsed.flags.contains("help") {
-      console.print(Self.help(for: command, path: path))
+      try Self.printHelp(for: command, path: path, json: json, console: console)
       return 0
     }
     let clock = try TravelClock.configured(
@@ -139,7 +145,7 @@ public struct CommandLineTool: Sendable {
         throw CLIError.usage(
           "unknown command \"\(word)\" for '\(path.joined(separator: " "))': \(accepted)", code: "unknown_command")
       }
-      console.print(Self.help(for: command, path: path))
+      try Self.printHelp(for: command, path: path, json: json, console: console)
       return 0
     }
     if let word = parsed.arguments.first, !command.subcommands.isEmpty, command.arguments.isEmpty {
@@ -273,6 +279,22 @@ public struct CommandLineTool: Sendable {
   }
 
   // MARK: Help
+
+  /// `--version --json`: `{"name": "booking", "version": "0.1.0"}`.
+  struct VersionDocument: Encodable {
+    var name: String
+    var version: String
+  }
+
+  /// Prints the help of `command` reached by `path`: the text (``help(for:path:)``), or with
+  /// `json` one JSON document (``HelpDocument``).
+  public static func printHelp(for command: Command, path: [String], json: Bool, console: Console) throws {
+    if json {
+      console.print(try JSONOutput.string(HelpDocument(command: command, path: path)))
+    } else {
+      console.print(help(for: command, path: path))
+    }
+  }
 
   /// The help text of `command` reached by `path` (usage, description, commands, options,
   /// global options with defaults, examples).

@@ -100,7 +100,8 @@ extension Command {
     copy.action = { invocation in
       let context = invocation.context
       guard Terminal.isInteractive, !context.json, Thread.isMainThread else {
-        context.console.print(CommandLineTool.help(for: plain, path: invocation.path))
+        try CommandLineTool.printHelp(
+          for: plain, path: invocation.path, json: context.json, console: context.console)
         return
       }
       try MainActor.assumeIsolated {
