@@ -147,7 +147,8 @@ struct FakeBarcodes: BarcodeRendering {
 
   /// The app on the Trips screen, with one flight booked.
   func tripsApp(
-    exportDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID())")
+    exportDirectory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("unused-\(UUID())"),
+    backend: TestBackend? = nil
   ) throws -> InteractiveApp {
     let token = try services.signedInAda()
     services.addReservation(
@@ -155,10 +156,27 @@ struct FakeBarcodes: BarcodeRendering {
       startsAt: Date(timeIntervalSince1970: 1_797_780_000))
     let screen = TripsScreen(model: TripsViewModel(client: client(), token: token), exportDirectory: exportDirectory)
     let app = InteractiveApp(
-      name: "account", tabs: [AppTab("Account", root: screen)], backend: backend, schedule: { [queue] in queue.add($0) }
-    )
+      name: "account", tabs: [AppTab("Account", root: screen)], backend: backend ?? self.backend,
+      schedule: { [queue] in queue.add($0) })
     settle()
     return app
+  }
+
+  /// #14 (QA 5): at 80×24 the status column showed "…" on every row. The kind, the price and the
+  /// status show whole at every size (the summary gives way), and the footer's hints are whole.
+  @Test(arguments: [(80, 24), (100, 30), (132, 43)])
+  func trips_statusAndPriceWhole_atEverySize(width: Int, height: Int) throws {
+    let sized = TestBackend(width: width, height: height)
+    let app = try tripsApp(backend: sized)
+    settle()
+    app.displayNow()
+    let text = sized.text
+    try assertSnapshot(text, named: "trips-\(width)x\(height)")
+    let row = try #require(text.split(separator: "\n").first { $0.contains("flight") && $0.contains("SFO") })
+    #expect(row.contains("confirmed"), "\(row)")
+    #expect(row.contains("$"), "\(row)")
+    let footer = try #require(text.split(separator: "\n", omittingEmptySubsequences: false).last)
+    #expect(footer.trimmingCharacters(in: .whitespaces).hasSuffix("? help  q quit"), "\(footer)")
   }
 
   @Test func seats_arrowsMove_enterTakesTheSeat() throws {

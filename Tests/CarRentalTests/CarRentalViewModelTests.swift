@@ -94,6 +94,22 @@ import Testing
       model.problems[.pickup] == "The pick-up 2026-11-30 20:00 is in the past: choose today (2026-12-02) or later.")
   }
 
+  /// #14: "No cars are free for that period." named no condition; the message names what was
+  /// searched (place, times, class, company) and what to change.
+  @Test func noCars_saysWhatWasSearched_andWhatToChange() throws {
+    let pickup = LocalDateTime(year: 2026, month: 12, day: 20, hour: 10, minute: 0)
+    let dropoff = LocalDateTime(year: 2026, month: 12, day: 23, hour: 10, minute: 0)
+    #expect(
+      CarSearchViewModel.noCarsMessage(CarSearchQuery(pickupPlace: "LAX", pickup: pickup, dropoff: dropoff))
+        == "No car is free at LAX from 2026-12-20 10:00 to 2026-12-23 10:00: try other times or another place.")
+    let narrow = CarSearchQuery(
+      pickupPlace: "LAX", pickup: pickup, dropoff: dropoff, classPattern: try ACRISSPattern("C***"), company: "hertz")
+    #expect(
+      CarSearchViewModel.noCarsMessage(narrow)
+        == "No car is free at LAX from 2026-12-20 10:00 to 2026-12-23 10:00 in class C*** with hertz: try other "
+        + "times, another class or another company.")
+  }
+
   /// #14: a past pick-up was accepted by the form and refused by the service with an option name.
   @Test func pastPickup_isRefusedAsTyped_eachPartSaysItsOwnProblem() {
     let model = CarSearchViewModel(

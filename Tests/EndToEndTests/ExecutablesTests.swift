@@ -28,6 +28,21 @@ import Testing
     #expect(result.stderr.contains("unknown option \"--bogus\""))
   }
 
+  /// #14 (QA 12): with `--json` every output is one JSON document, `--version` and an
+  /// executable run without a command included.
+  @Test(arguments: products)
+  func json_versionAndNoCommand_areOneJSONDocument(product: String) throws {
+    let version = try ProductRunner().run(product, ["--version", "--json"])
+    #expect(version.status == 0)
+    let document = try JSONSerialization.jsonObject(with: Data(version.stdout.utf8)) as? [String: String]
+    #expect(document == ["name": product, "version": "0.1.0"])
+    let help = try ProductRunner().run(product, ["--json"])
+    #expect(help.status == 0, "\(help.stderr)")
+    let object = try JSONSerialization.jsonObject(with: Data(help.stdout.utf8)) as? [String: Any]
+    #expect(object?["command"] as? String == product, "\(help.stdout.prefix(200))")
+    #expect((object?["subcommands"] as? [Any])?.isEmpty == false)
+  }
+
   @Test func noTerminal_noCommand_printsHelp() throws {
     let result = try ProductRunner().run("travel", [])
     #expect(result.status == 0)

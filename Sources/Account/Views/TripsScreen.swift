@@ -115,11 +115,19 @@ final class TripsScreen: Screen {
       Label(model.isBusy ? "Loading…" : "No trips yet.", style: buffer.theme.muted)
         .render(in: area.row(1).inset(left: 1), into: &buffer)
     } else {
-      let lines = trips.map { trip in
-        Line([
+      // The kind, the price and the status always show whole (they tell two trips apart); the
+      // summary takes the rest of the width and is the part cut on a narrow terminal.
+      let totals = trips.map { model.money.string($0.total) }
+      let totalWidth = max(10, (totals.map { DisplayWidth.of($0) }.max() ?? 0) + 2)
+      let statusWidth = trips.map { DisplayWidth.of($0.status.rawValue) }.max() ?? 9
+      // The list's marker (2), a scroll bar (1) and the screen's margin (1).
+      let summaryWidth = max(8, area.width - 4 - 8 - totalWidth - statusWidth)
+      let lines = trips.enumerated().map { index, trip in
+        let summary = DisplayWidth.truncate(trip.summary, to: summaryWidth - 2)
+        return Line([
           Span(trip.kind.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0), style: buffer.theme.muted),
-          Span(DisplayWidth.truncate(trip.summary, to: 50).padding(toLength: 52, withPad: " ", startingAt: 0)),
-          Span(model.money.string(trip.total).padding(toLength: 14, withPad: " ", startingAt: 0)),
+          Span(summary + String(repeating: " ", count: max(0, summaryWidth - DisplayWidth.of(summary)))),
+          Span(totals[index] + String(repeating: " ", count: max(0, totalWidth - DisplayWidth.of(totals[index])))),
           Span(trip.status.rawValue, style: trip.status == .cancelled ? buffer.theme.muted : buffer.theme.accent),
         ])
       }

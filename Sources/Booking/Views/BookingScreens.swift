@@ -279,8 +279,13 @@ final class FlightSearchScreen: Screen {
     } else {
       Label("[ Search ]", style: focus == .search ? theme.selection : theme.muted).render(in: searchRow, into: &buffer)
     }
+    // The buttons under Search take the screen's width, not the form's: the three of them are
+    // wider than the form (the Radar button was cut at every width).
+    func buttonRow(_ y: Int) -> Rect {
+      Rect(x: area.x + 2, y: area.y + y, width: max(0, area.width - 2), height: y < area.height ? 1 : 0)
+    }
     if environment.views.status != nil {
-      let statusRow = row(Self.row(of: .status))
+      let statusRow = buttonRow(Self.row(of: .status))
       Button("Flight status", focused: focus == .status).render(in: statusRow, into: &buffer)
       let boardX = statusRow.x + Button("Flight status").width + 2
       Button("Airport board", focused: focus == .board).render(
@@ -288,7 +293,7 @@ final class FlightSearchScreen: Screen {
         into: &buffer)
     }
     if environment.views.radar != nil {
-      let radarRow = row(Self.row(of: .radar))
+      let radarRow = buttonRow(Self.row(of: .radar))
       var radarX = radarRow.x
       if environment.views.status != nil {
         radarX += Button("Flight status").width + 2 + Button("Airport board").width + 2

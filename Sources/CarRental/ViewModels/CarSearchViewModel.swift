@@ -97,7 +97,8 @@ public final class CarSearchViewModel {
         case .success(let found):
           errorMessage = nil
           groups = CarCategoryGroup.grouping(found.offers, money: environment.money)
-          notices = found.notices + (found.offers.isEmpty ? ["No cars are free for that period."] : [])
+          let none = found.offers.isEmpty ? self.lastQuery.map(Self.noCarsMessage) : nil
+          notices = found.notices + (none.map { [$0] } ?? [])
         case .failure(let error):
           groups = []
           notices = []
@@ -209,6 +210,25 @@ public final class CarSearchViewModel {
       }
     }
     return problems
+  }
+
+  /// Why a search found no car, naming what it asked (`No car is free at LAX from 2026-12-20 10:00
+  /// to 2026-12-23 10:00 in class C*** with Hertz: try other times, another class or another
+  /// company.`).
+  static func noCarsMessage(_ query: CarSearchQuery) -> String {
+    var conditions = ""
+    if let pattern = query.classPattern { conditions += " in class \(pattern)" }
+    if let company = query.company { conditions += " with \(company)" }
+    if let promo = query.promoCode { conditions += " (promo code \(promo))" }
+    let back = query.dropoffPlace.map { ", returned at \($0)," } ?? ""
+    var tries = ["other times"]
+    if query.classPattern != nil { tries.append("another class") }
+    if query.company != nil { tries.append("another company") }
+    if query.dropoffPlace != nil { tries.append("returning it where you pick it up") }
+    if tries.count == 1 { tries.append("another place") }
+    let joined = tries.dropLast().joined(separator: ", ") + " or " + (tries.last ?? "")
+    return "No car is free at \(query.pickupPlace)\(back) from \(text(query.pickup)) to \(text(query.dropoff))"
+      + "\(conditions): try \(joined)."
   }
 
   /// `2026-12-20 10:00`: how the form writes a date and time.

@@ -457,12 +457,31 @@ public final class InteractiveApp {
   /// screen pushed over another — is left out when the screen's hints already name Esc ("Esc
   /// close list": one Esc hint, the one that applies).
   public var footerHints: [KeyHint] {
+    let (screen, shell) = footerParts
+    return screen + shell
+  }
+
+  /// The footer's hints in `width` columns: when they do not all fit, the screen's last hints give
+  /// way first (`?` lists every key); the shell's (Esc, the overlays' keys such as Ctrl-T, the
+  /// tabs, `?`, `q`) always stay. Never a hint cut in the middle.
+  public func footerHints(fitting width: Int) -> [KeyHint] {
+    var (screen, shell) = footerParts
+    func columns(_ hints: [KeyHint]) -> Int {
+      1 + hints.reduce(0) { $0 + DisplayWidth.of($1.keys) + 1 + DisplayWidth.of($1.action) } + 2
+        * max(0, hints.count - 1)
+    }
+    while !screen.isEmpty, columns(screen + shell) > width { screen.removeLast() }
+    return screen + shell
+  }
+
+  /// The footer's hints: the screen's (first) and the shell's.
+  private var footerParts: (screen: [KeyHint], shell: [KeyHint]) {
     if let openOverlay {
-      return openOverlay.keyHints + [KeyHint("Esc", "close"), KeyHint("Ctrl-C", "quit")]
+      return (openOverlay.keyHints, [KeyHint("Esc", "close"), KeyHint("Ctrl-C", "quit")])
     }
     let screen = currentScreen
-    var hints = screen.keyHints + overlays.map(\.hint)
-    let screenNamesEsc = hints.contains { $0.keys.split(separator: " ").contains("Esc") }
+    var hints = overlays.map(\.hint)
+    let screenNamesEsc = (screen.keyHints + hints).contains { $0.keys.split(separator: " ").contains("Esc") }
     if !screenNamesEsc {
       if screen.isEditingText {
         hints.append(KeyHint("Esc", "leave field"))
@@ -477,14 +496,14 @@ public final class InteractiveApp {
     } else {
       hints.append(KeyHint("Ctrl-C", "quit"))
     }
-    return hints
+    return (screen.keyHints, hints)
   }
 
   private func renderFooter(in area: Rect, into buffer: inout Buffer) {
     let bar = theme.bar
     buffer.fill(area, style: bar)
     var spans: [Span] = [Span(" ", style: bar)]
-    for (index, hint) in footerHints.enumerated() {
+    for (index, hint) in footerHints(fitting: area.width).enumerated() {
       if index > 0 { spans.append(Span("  ", style: bar)) }
       spans.append(Span(hint.keys, style: bar.adding(.bold)))
       spans.append(Span(" \(hint.action)", style: bar))
