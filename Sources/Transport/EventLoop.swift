@@ -9,6 +9,14 @@ import Foundation
 /// connection: they ``post(_:)`` a ``Command`` (under a lock, then `lws_cancel_service`), and the
 /// service thread runs the commands in `LWS_CALLBACK_EVENT_WAIT_CANCELLED`. Subclasses keep their
 /// connection state in plain properties that only the service thread reads or writes.
+///
+/// WebSocket heartbeats are the loop's own, not libwebsockets' retry and idle policy: lws keeps
+/// every timer in one sorted list per thread and re-inserts a connection's validity timer at its
+/// end on every frame received (a walk of the whole list each time), which took three quarters of
+/// a server's service thread with 10,000 WebSockets. Instead one timer posts ``Command/sweep``
+/// every second; the sweep walks the sockets once, marks a ping due (written as a ping frame on
+/// the socket's next writable callback) for one that has received nothing for `pingSeconds`, and
+/// drops one that has received nothing, not even a pong, for `hangupSeconds`.
 class EventLoop: @unchecked Sendable {
   /// Work for the service thread.
   enum Command {
@@ -16,9 +24,17 @@ class EventLoop: @unchecked Sendable {
     case send(UInt64, Data)
     case close(UInt64, code: UInt16, reason: String)
     case connect(WebSocket, URL)
+    /// The heartbeat's round (every second).
+    case sweep
     case shutdown
     case stop
   }
+
+  /// A ping after this long without a frame received (nanoseconds).
+  let pingInterval: UInt64
+  /// The connection is dropped after this long without one.
+  let hangupInterval: UInt64
+  let hangupSeconds: Int
 
   private let inboxLock = NSLock()
   private var inbox: [Command] = []
@@ -39,6 +55,9 @@ class EventLoop: @unchecked Sendable {
   static let protocolName = "travel.v1"
 
   init(pingSeconds: Int, hangupSeconds: Int) {
+    pingInterval = UInt64(max(1, pingSeconds)) * 1_000_000_000
+    hangupInterval = UInt64(max(1, hangupSeconds)) * 1_000_000_000
+    self.hangupSeconds = max(1, hangupSeconds)
     protocolName = strdup(Self.protocolName)
     protocols = .allocate(capacity: 2)
     protocols.initialize(repeating: lws_protocols(), count: 2)
@@ -46,10 +65,10 @@ class EventLoop: @unchecked Sendable {
     protocols[0].callback = transportCallback
     protocols[0].per_session_data_size = 0
     protocols[0].rx_buffer_size = 0
+    // A policy of zeros: lws sets no validity timer on any connection (its check is
+    // `secs_since_valid_hangup == 0`); without one it would use its default of 300 s.
     retryPolicy = .allocate(capacity: 1)
     retryPolicy.initialize(to: lws_retry_bo_t())
-    retryPolicy.pointee.secs_since_valid_ping = UInt16(clamping: pingSeconds)
-    retryPolicy.pointee.secs_since_valid_hangup = UInt16(clamping: hangupSeconds)
   }
 
   deinit {
@@ -60,7 +79,7 @@ class EventLoop: @unchecked Sendable {
     retryPolicy.deallocate()
   }
 
-  /// Fills the parts of `info` every loop shares (protocols, user pointer, idle policy).
+  /// Fills the parts of `info` every loop shares (protocols, user pointer, no lws idle policy).
   func prepare(_ info: inout lws_context_creation_info) {
     info.protocols = UnsafePointer(protocols)
     info.user = Unmanaged.passUnretained(self).toOpaque()
@@ -88,10 +107,15 @@ class EventLoop: @unchecked Sendable {
       }
       inboxLock.withLock { liveContext = context }
       didStart(context)
+      let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+      timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
+      timer.setEventHandler { [weak self] in self?.post(.sweep) }
+      timer.resume()
       started.signal()
       while !finished {
         if lws_service(context, 0) < 0 { break }
       }
+      timer.cancel()
       inboxLock.withLock { liveContext = nil }
       willDestroy()
       lws_context_destroy(context)
@@ -149,6 +173,27 @@ class EventLoop: @unchecked Sendable {
     for command in commands { run(command) }
   }
 
+  /// The heartbeat's round over `sockets` (service thread, on ``Command/sweep``): a socket that
+  /// has received nothing for ``hangupInterval`` is dropped without a close frame (its end is
+  /// `1006` with the reason), one silent for ``pingInterval`` since its last frame or ping gets a
+  /// ping on its next writable callback.
+  func sweep(_ sockets: [UInt64: SocketState], _ wsiByID: [UInt64: OpaquePointer]) {
+    let now = Monotonic.now
+    for (id, socket) in sockets {
+      guard socket.closing == nil, let wsi = wsiByID[id] else { continue }
+      let silent = now &- socket.lastReceived
+      if silent >= hangupInterval {
+        socket.closing = (1006, "nothing received for \(hangupSeconds) s, not even a pong: connection presumed dead")
+        LWS.kill(wsi)
+      } else if silent >= pingInterval, !socket.pingDue,
+        now &- max(socket.lastPing, socket.lastReceived) >= pingInterval
+      {
+        socket.pingDue = true
+        lws_callback_on_writable(wsi)
+      }
+    }
+  }
+
   // MARK: Overridden by the server and the client (all on the service thread)
 
   func didStart(_ context: OpaquePointer) {}
@@ -172,6 +217,11 @@ private func transportCallback(
   }
   let loop = Unmanaged<EventLoop>.fromOpaque(raw).takeUnretainedValue()
   return loop.handle(wsi, reason, user, input, length)
+}
+
+/// The monotonic clock of the heartbeats, in nanoseconds.
+enum Monotonic {
+  static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 }
 
 /// Process-wide connection ids.
@@ -263,6 +313,18 @@ enum LWS {
     return written >= 0
   }
 
+  /// Writes a ping frame whose payload is `stamp` (8 bytes, big-endian); the peer answers with a
+  /// pong carrying the same payload (RFC 6455 §5.5.2). Not empty: lws does not hand an empty
+  /// pong to the callback (`LWS_CALLBACK_RECEIVE_PONG`), so it would not count as heard.
+  static func writePing(_ wsi: OpaquePointer, stamp: UInt64) -> Bool {
+    var buffer = [UInt8](repeating: 0, count: pre + 8)
+    withUnsafeBytes(of: stamp.bigEndian) { buffer.replaceSubrange(pre..<(pre + 8), with: $0) }
+    let written = buffer.withUnsafeMutableBufferPointer { raw in
+      lws_write(wsi, raw.baseAddress! + pre, 8, LWS_WRITE_PING)
+    }
+    return written >= 0
+  }
+
   /// Sends a close frame with `code` and `reason` (then return -1 from the callback).
   static func closeReason(_ wsi: OpaquePointer, code: UInt16, reason: String) {
     var bytes = Array(reason.utf8.prefix(120))
@@ -289,11 +351,21 @@ final class SocketState {
   var peerClose: (code: UInt16, reason: String)?
   var incoming = Data()
   var delivered = false
+  /// ``Monotonic`` time of the last frame received (a message fragment or a pong), or of the
+  /// opening: what the heartbeat's ``EventLoop/sweep(_:_:)`` measures silence from.
+  var lastReceived = Monotonic.now
+  /// When the last ping was written (0: never).
+  var lastPing: UInt64 = 0
+  /// A ping is to be written on the next writable callback.
+  var pingDue = false
 
   init(socket: WebSocket, mailbox: Mailbox) {
     self.socket = socket
     self.mailbox = mailbox
   }
+
+  /// A frame came in (``receive(_:_:_:limit:)`` or a pong): the peer is alive.
+  func heard() { lastReceived = Monotonic.now }
 
   var pending: Int { outbox.count - outboxHead }
 
@@ -324,6 +396,7 @@ final class SocketState {
   func receive(_ wsi: OpaquePointer, _ input: UnsafeMutableRawPointer?, _ length: Int, limit: Int) -> (
     UInt16, String
   )? {
+    heard()
     if lws_frame_is_binary(wsi) != 0 { return (1003, "binary messages are not accepted: send JSON text") }
     if let input, length > 0 { incoming.append(input.assumingMemoryBound(to: UInt8.self), count: length) }
     if incoming.count > limit { return (1009, "message larger than \(limit) bytes") }
@@ -335,8 +408,16 @@ final class SocketState {
     return nil
   }
 
-  /// Writes the next queued message, or the close frame; returns -1 to close the connection.
+  /// Writes a due ping, else the next queued message, else the close frame (one frame per
+  /// writable callback, as lws asks); returns -1 to close the connection.
   func writeNext(_ wsi: OpaquePointer) -> Int32 {
+    if pingDue, closing == nil {
+      pingDue = false
+      lastPing = Monotonic.now
+      guard LWS.writePing(wsi, stamp: lastPing) else { return -1 }
+      if pending > 0 { lws_callback_on_writable(wsi) }
+      return 0
+    }
     if let next = popFirst() {
       guard LWS.writeText(wsi, next) else { return -1 }
       if pending > 0 || closing != nil { lws_callback_on_writable(wsi) }

@@ -42,8 +42,9 @@ public final class HTTPServer: Sendable {
     public var workQueueLimit: Int
     /// Paths that upgrade to WebSocket (`/v1/stream`).
     public var webSocketPaths: Set<String>
-    /// WebSocket heartbeat: a ping after this many idle seconds; no traffic (not even a pong) for
-    /// ``webSocketIdleSeconds`` closes the connection.
+    /// WebSocket heartbeat: a ping after this many seconds without a frame received (repeated
+    /// as long as the silence lasts); nothing received, not even a pong, for
+    /// ``webSocketIdleSeconds`` drops the connection (its end: `1006`). Checked once a second.
     public var webSocketPingSeconds: Int
     public var webSocketIdleSeconds: Int
     /// Largest WebSocket message received (larger: close `1009`).
@@ -301,6 +302,8 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
       guard let socket = sockets[id], let wsi = wsiByID[id], socket.closing == nil else { return }
       socket.closing = (code, reason)
       lws_callback_on_writable(wsi)
+    case .sweep:
+      sweep(sockets, wsiByID)
     case .shutdown:
       beginShutdown()
     case .stop:
@@ -379,6 +382,9 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
         socket.outboxBytes = 0
         lws_callback_on_writable(wsi)
       }
+      return 0
+    case LWS_CALLBACK_RECEIVE_PONG:
+      sockets[LWS.id(of: wsi)]?.heard()
       return 0
     case LWS_CALLBACK_SERVER_WRITEABLE:
       guard let socket = sockets[LWS.id(of: wsi)] else { return -1 }

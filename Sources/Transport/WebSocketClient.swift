@@ -93,7 +93,8 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
   }
 
   func makeContext() throws -> OpaquePointer {
-    lws_set_log_level(Int32(LLL_ERR), nil)
+    // lws's own log lines never reach the user: a connection's end carries the reason.
+    lws_set_log_level(0, nil)
     // The context's socket table is sized to the open-file limit now (see ``OpenFiles``).
     OpenFiles.raise()
     var info = lws_context_creation_info()
@@ -148,6 +149,8 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
       waiting.removeAll()
       waitingHead = 0
       if sockets.isEmpty { finished = true }
+    case .sweep:
+      sweep(sockets, wsiByID)
     case .stop:
       finished = true
     case .respond:
@@ -228,6 +231,7 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
       if connecting.remove(id) != nil { startWaiting() }
       guard let state = sockets[id] else { return -1 }
       wsiByID[id] = wsi
+      state.heard()
       state.deliver(.opened)
       if state.pending > 0 || state.closing != nil { lws_callback_on_writable(wsi) }
       return 0
@@ -237,6 +241,9 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
         state.closing = (code, reason)
         lws_callback_on_writable(wsi)
       }
+      return 0
+    case LWS_CALLBACK_CLIENT_RECEIVE_PONG:
+      sockets[LWS.id(of: wsi)]?.heard()
       return 0
     case LWS_CALLBACK_CLIENT_WRITEABLE:
       guard let state = sockets[LWS.id(of: wsi)] else { return -1 }

@@ -488,3 +488,94 @@ struct WorkerPoolTests {
     #expect(tally.counts.opened == 10)
   }
 }
+
+/// The loop's own WebSocket heartbeat (lws's validity timers are off): a ping after
+/// `webSocketPingSeconds` of silence, the connection dropped after `webSocketIdleSeconds` without
+/// a frame or a pong.
+@Suite(.timeLimit(.minutes(1)))
+struct HeartbeatTests {
+  /// A server whose sockets' events are kept, with a 1 s ping and a 2 s idle limit.
+  final class Watched: @unchecked Sendable {
+    private let lock = NSLock()
+    private var logs: [EventLog] = []
+    var all: [EventLog] { lock.withLock { logs } }
+    func add(_ socket: WebSocket) -> EventLog {
+      let log = EventLog(socket)
+      lock.withLock { logs.append(log) }
+      return log
+    }
+  }
+
+  func server(_ watched: Watched) throws -> HTTPServer {
+    var configuration = HTTPServer.Configuration(port: 0, webSocketPaths: ["/stream"])
+    configuration.webSocketPingSeconds = 1
+    configuration.webSocketIdleSeconds = 2
+    return try HTTPServer(
+      configuration: configuration,
+      routes: HTTPServer.Routes(
+        http: { _ in HTTPResponse(status: 404) },
+        webSocket: { socket in
+          let log = watched.add(socket)
+          subscriptions.keep(
+            socket.events.sink { event in
+              if case .text(let text) = event { socket.send("echo: " + text) }
+            })
+          _ = log
+        }))
+  }
+
+  /// A peer that upgrades and then never answers (no pong, nothing sent) gets pings, and is
+  /// dropped about two seconds after it last spoke.
+  @Test func aSilentPeer_isPinged_thenDropped() throws {
+    let watched = Watched()
+    let server = try server(watched)
+    defer { server.shutdown(timeout: 2) }
+    let raw = try RawConnection(port: server.port)
+    let opened = Date()
+    raw.write(
+      "GET /stream HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+        + "Sec-WebSocket-Protocol: travel.v1\r\n\r\n")
+    var bytes = Data()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = recv(raw.fd, &buffer, buffer.count, 0)
+      if count <= 0 { break }
+      bytes.append(buffer, count: count)
+    }
+    let droppedAfter = Date().timeIntervalSince(opened)
+    let head = try #require(bytes.range(of: Data("\r\n\r\n".utf8)))
+    #expect(String(decoding: bytes[..<head.lowerBound], as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+    let frames = Array(bytes[head.upperBound...])
+    #expect(frames.starts(with: [0x89, 0x08]), "a ping (FIN, opcode 9, 8 bytes) came first: \(frames)")
+    #expect(droppedAfter >= 1.9 && droppedAfter < 4.5, "dropped after \(droppedAfter) s")
+    let log = try #require(watched.all.first)
+    let closed = log.wait { if case .closed = $0 { true } else { false } }
+    guard case .closed(let code, let reason)? = closed else {
+      Issue.record("the server's socket did not end")
+      return
+    }
+    #expect(code == 1006)
+    #expect(reason.contains("nothing received for 2 s"), "\(reason)")
+  }
+
+  /// A peer that says nothing but answers pings (lws's client pongs by itself) stays connected
+  /// well past the idle limit, and is still served.
+  @Test func aPeerThatAnswersPings_staysConnected() throws {
+    let watched = Watched()
+    let server = try server(watched)
+    defer { server.shutdown(timeout: 2) }
+    let client = try WebSocketClient(pingSeconds: 600, idleSeconds: 1200)
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/stream")!
+    let socket = client.socket(to: url)
+    let log = EventLog(socket)
+    client.connect(socket, to: url)
+    #expect(log.wait { $0 == .opened } != nil)
+    Thread.sleep(forTimeInterval: 5)
+    #expect(!log.all.contains { if case .closed = $0 { true } else { false } }, "\(log.all)")
+    #expect(!(watched.all.first?.all.contains { if case .closed = $0 { true } else { false } } ?? true))
+    socket.send("still here")
+    #expect(log.wait { $0 == .text("echo: still here") } != nil)
+  }
+}
