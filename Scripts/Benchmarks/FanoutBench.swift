@@ -111,7 +111,12 @@ extension BenchmarkSuite {
       if unstamped > 0 { problems.insert("\(unstamped) deliveries without the server's publish instant", at: 0) }
       if short > 0 { problems.insert("\(short) subscriber(s) did not get all \(changes) changes", at: 0) }
       let closed = sockets.filter(\.isClosed).count
-      if closed > 0 { problems.insert("\(closed) subscriber(s) were disconnected", at: 0) }
+      if closed > 0 {
+        let first = sockets.first(where: \.isClosed)
+        problems.insert(
+          "\(closed) subscriber(s) were disconnected (the first after \(first?.received ?? 0) changes: "
+            + "\(first?.closeReason ?? "?"))", at: 0)
+      }
       return [
         Figure(
           name: name, unit: "ms", goal: .p99AtMost, target: 50, values: latencies,

@@ -313,14 +313,17 @@ enum LWS {
     return written >= 0
   }
 
-  /// Writes a ping frame whose payload is `stamp` (8 bytes, big-endian); the peer answers with a
-  /// pong carrying the same payload (RFC 6455 §5.5.2). Not empty: lws does not hand an empty
-  /// pong to the callback (`LWS_CALLBACK_RECEIVE_PONG`), so it would not count as heard.
+  /// Writes a ping frame whose payload is `stamp` in decimal ASCII; the peer answers with a pong
+  /// carrying the same payload (RFC 6455 §5.5.2). Not empty: lws does not hand an empty pong to
+  /// the callback (`LWS_CALLBACK_RECEIVE_PONG`), so it would not count as heard. Text: a server
+  /// that validates UTF-8 (ours does) checks a pong's payload too, and closes with `1007` on
+  /// bytes that are not UTF-8.
   static func writePing(_ wsi: OpaquePointer, stamp: UInt64) -> Bool {
-    var buffer = [UInt8](repeating: 0, count: pre + 8)
-    withUnsafeBytes(of: stamp.bigEndian) { buffer.replaceSubrange(pre..<(pre + 8), with: $0) }
+    let payload = Array(String(stamp).utf8)
+    var buffer = [UInt8](repeating: 0, count: pre + payload.count)
+    buffer.replaceSubrange(pre..<(pre + payload.count), with: payload)
     let written = buffer.withUnsafeMutableBufferPointer { raw in
-      lws_write(wsi, raw.baseAddress! + pre, 8, LWS_WRITE_PING)
+      lws_write(wsi, raw.baseAddress! + pre, payload.count, LWS_WRITE_PING)
     }
     return written >= 0
   }
