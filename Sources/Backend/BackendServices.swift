@@ -44,8 +44,10 @@ public final class BackendServices: Sendable {
   ///
   /// With `database` ``DatabaseLocation/postgres(_:)`` the store is that PostgreSQL database
   /// instead (connected and migrated now); the keys (`vault.key`, `offer-signing.key`, the
-  /// boarding-pass key) stay in `dataDirectory`.
-  /// - Throws: also `store_unavailable` when the PostgreSQL database cannot be reached.
+  /// boarding-pass key) stay in `dataDirectory`, are made now if missing, and are checked against
+  /// the check values the first server on that database recorded (``SharedKeys``).
+  /// - Throws: also `store_unavailable` when the PostgreSQL database cannot be reached, and
+  ///   `key_mismatch` when this directory's keys are not those of the other servers on it.
   public init(
     dataDirectory: URL, database location: DatabaseLocation = .sqlite, environment: BackendEnvironment = .live
   )
@@ -72,6 +74,17 @@ public final class BackendServices: Sendable {
     ledger = ReservationLedger(database: database, accounts: accounts, gateway: gateway, environment: environment)
     agents = AgentAccounts(database: database, environment: environment)
     chat = ChatStore(database: database, accounts: accounts, agents: agents, events: events, environment: environment)
+    if case .postgres = location {
+      // Several servers may share this database: they must share the keys too (``SharedKeys``).
+      do {
+        try SharedKeys.check(
+          database: database, dataDirectory: dataDirectory, vault: vault, offerSigner: offerSigner,
+          boardingPassSigner: boardingPassSigner, now: environment.now())
+      } catch {
+        database.close()
+        throw ServiceError.wrapping(error)
+      }
+    }
     ledger.register(.hotel, cancellation: HotelStore.cancellationPolicy)
     ledger.register(.car, cancellation: SQLiteCarRentals.cancellation)
     ledger.register(.flight, cancellation: SQLiteFlightSeats.cancellation)

@@ -108,8 +108,8 @@ public final class TravelServer: Sendable {
       pollInterval: configuration.feedPollInterval, flightStatus: status.map { FlightStatusChannels(service: $0) })
     self.hub = hub
     let signIns = SignInLimiter(
-      perAddress: configuration.signInsPerAddress, perEmail: configuration.signInsPerEmail,
-      window: configuration.signInWindow)
+      database: backend.services.database, perAddress: configuration.signInsPerAddress,
+      perEmail: configuration.signInsPerEmail, window: configuration.signInWindow)
     let log = AccessLog(write: configuration.accessLog)
     let state = state
     let openAPI = OpenAPIBox()

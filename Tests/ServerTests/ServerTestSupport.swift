@@ -32,20 +32,25 @@ final class ServerFixture: @unchecked Sendable {
   let log = LogLines()
   let server: TravelServer
 
+  /// - Parameters:
+  ///   - dataDirectory: the data directory (keys; the SQLite store) instead of a fresh one.
+  ///   - database: the store's database (a PostgreSQL schema: ``PostgresTestSchema``).
   init(
-    signInsPerAddress: Int = 1000, signInsPerEmail: Int = 1000, flightStatus: (any FlightStatusService)? = nil
+    signInsPerAddress: Int = 1000, signInsPerEmail: Int = 1000, flightStatus: (any FlightStatusService)? = nil,
+    dataDirectory: URL? = nil, database: DatabaseLocation = .sqlite, feedPollInterval: TimeInterval = 0.05
   ) throws {
     let clock = clock
     let log = log
     var transport = HTTPServer.Configuration()
     transport.webSocketPingSeconds = 5
-    server = try TravelServer(
-      configuration: TravelServer.Configuration(
-        port: 0, dataDirectory: directory.url,
-        backendEnvironment: BackendEnvironment(
-          now: { clock.now() }, sleep: { _ in }, passwordParameters: .fastForTests),
-        accessLog: { log.append($0) }, signInsPerAddress: signInsPerAddress, signInsPerEmail: signInsPerEmail,
-        transport: transport, flightStatus: flightStatus))
+    var configuration = TravelServer.Configuration(
+      port: 0, dataDirectory: dataDirectory ?? directory.url,
+      backendEnvironment: BackendEnvironment(
+        now: { clock.now() }, sleep: { _ in }, passwordParameters: .fastForTests),
+      accessLog: { log.append($0) }, signInsPerAddress: signInsPerAddress, signInsPerEmail: signInsPerEmail,
+      feedPollInterval: feedPollInterval, transport: transport, flightStatus: flightStatus)
+    configuration.database = database
+    server = try TravelServer(configuration: configuration)
   }
 
   deinit { server.shutdown(timeout: 3) }
@@ -177,4 +182,45 @@ enum HTTPTestClient {
 
 extension JSONValue {
   subscript(index: Int) -> JSONValue? { arrayValue.flatMap { $0.indices.contains(index) ? $0[index] : nil } }
+}
+
+/// A schema of its own, for one test, in the PostgreSQL database of `TRAVEL_TEST_DATABASE_URL`
+/// (set by `Scripts/test`, which starts a throwaway cluster for this target): ``location``
+/// connects with `search_path` set to it. Dropped (with everything in it) when released. Without
+/// the variable it throws, so a PostgreSQL test fails loudly: it never skips.
+final class PostgresTestSchema: Sendable {
+  let location: DatabaseLocation
+  let name: String
+  private let adminURL: String
+
+  struct Missing: Error, CustomStringConvertible {
+    var description: String {
+      "TRAVEL_TEST_DATABASE_URL is not set: the PostgreSQL tests need a database. Run them with "
+        + "`Scripts/test Server` (it starts a throwaway PostgreSQL cluster and sets the variable)"
+    }
+  }
+
+  init() throws {
+    guard let url = ProcessInfo.processInfo.environment["TRAVEL_TEST_DATABASE_URL"], !url.isEmpty else {
+      throw Missing()
+    }
+    adminURL = url
+    name = "s_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
+    let admin = try Database(postgres: PostgresConfiguration(url: url))
+    defer { admin.close() }
+    try admin.execute("CREATE SCHEMA \(name)")
+    var components = URLComponents(string: url)!
+    let options = "-c search_path=\(name)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    var query = components.percentEncodedQuery.map { [$0] } ?? []
+    query.append("options=\(options)")
+    components.percentEncodedQuery = query.joined(separator: "&")
+    location = try DatabaseLocation.parse(components.string!)
+  }
+
+  deinit {
+    if let admin = try? Database(postgres: PostgresConfiguration(url: adminURL)) {
+      try? admin.execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
+      admin.close()
+    }
+  }
 }

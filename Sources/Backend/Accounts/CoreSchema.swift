@@ -90,5 +90,23 @@ public enum CoreSchema {
     // What an idempotency key was used for (``BookingRequest/fingerprint``), so that a key reused
     // for another request is refused instead of answering with the first reservation.
     Migration(id: "core.002", sql: "ALTER TABLE reservations ADD COLUMN idempotency_fingerprint TEXT;"),
+    // State several server instances on one database share (#19): the sign-in attempts the rate
+    // limit counts (``SignInAttempts``), and each key's check value, so an instance started with
+    // other key files than the first one is refused (``SharedKeys``).
+    Migration(
+      id: "core.003",
+      sql: """
+        CREATE TABLE sign_in_attempts (
+          id INTEGER PRIMARY KEY,
+          bucket TEXT NOT NULL,
+          at REAL NOT NULL
+        ) STRICT;
+        CREATE INDEX sign_in_attempts_by_bucket ON sign_in_attempts(bucket, at);
+        CREATE TABLE key_checks (
+          name TEXT PRIMARY KEY,
+          check_value TEXT NOT NULL,
+          created_at REAL NOT NULL
+        ) STRICT;
+        """),
   ]
 }

@@ -89,6 +89,13 @@ public final class BoardingPassSigner: Sendable {
   /// Reads (or makes) the key now, so that signing inside a transaction does no file work.
   public func prepare() throws { _ = try loadedKey() }
 
+  /// The key check value of the signing key (``SharedKeys``): SHA-256 of its public key (PEM),
+  /// hex. Reads or makes the key now.
+  /// - Throws: `signing_key_unreadable`, `crypto_failed`.
+  func keyCheckValue() throws -> String {
+    Crypto.hex(Crypto.sha256(Data(try publicKeyPEM().utf8)))
+  }
+
   /// The public key, PEM (`-----BEGIN PUBLIC KEY-----`), for readers that verify passes.
   public func publicKeyPEM() throws -> String {
     let key = try loadedKey()

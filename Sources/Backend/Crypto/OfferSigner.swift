@@ -110,6 +110,19 @@ public final class OfferSigner: Sendable {
     }
   }
 
+  /// The key check value of the data directory's key (``SharedKeys``): HMAC-SHA256 of a fixed
+  /// label under the key, which tells keys apart and reveals nothing of them. The key is made
+  /// now if missing, and must be saved.
+  /// - Throws: `offer_key_unusable` when the key cannot be saved in the data directory (an
+  ///   instance sharing a database must sign with the key every instance has); as ``signature(of:)``.
+  func keyCheckValue() throws -> String {
+    if case .file(let directory, let path) = source {
+      let (_, saved) = try Self.loadOrCreateKey(path, directory: directory)
+      guard saved else { throw Self.unusable(path, "it cannot be saved in \(directory.path)") }
+    }
+    return try mac().tag(SharedKeys.checkLabel)
+  }
+
   private func mac() throws -> KeyedMAC {
     if let ready = keyed.withLock({ $0 }), ready.saved { return ready.mac }
     switch source {
@@ -197,7 +210,7 @@ public final class OfferSigner: Sendable {
 
 /// HMAC-SHA256 keyed once: each tag duplicates the keyed context (OpenSSL keeps the inner and
 /// outer digest states in it), so a tag costs two short SHA-256 runs and no key set-up.
-private final class KeyedMAC: @unchecked Sendable {
+final class KeyedMAC: @unchecked Sendable {
   /// The key (to tell whether a cached context is still the key of the directory).
   let key: Data
   private let mac: OpaquePointer

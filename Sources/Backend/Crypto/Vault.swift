@@ -36,6 +36,13 @@ public final class Vault: Sendable {
     source = .fixed(key)
   }
 
+  /// The key check value of the vault key (``SharedKeys``): HMAC-SHA256 of a fixed label under
+  /// the key, which tells keys apart and reveals nothing of them. Reads or makes the key now.
+  /// - Throws: `vault_unreadable`, `crypto_failed`.
+  func keyCheckValue() throws -> String {
+    try KeyedMAC(key: key()).tag(SharedKeys.checkLabel)
+  }
+
   private func key() throws -> Data {
     switch source {
     case .fixed(let key): return key
