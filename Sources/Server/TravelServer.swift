@@ -34,8 +34,10 @@ public final class TravelServer: Sendable {
     public var signInWindow: TimeInterval
     /// The topics of `/v1/stream`.
     public var topics: [TopicDefinition]
-    /// How often the change feed is read (seconds).
-    public var feedPollInterval: TimeInterval
+    /// How often the change feed is read when nothing wakes the hub (seconds); nil: every 0.05 s
+    /// on SQLite (other processes' commits are seen only by reading), every 0.5 s on PostgreSQL
+    /// (the instances wake each other with `LISTEN`/`NOTIFY`; this read is the fallback).
+    public var feedPollInterval: TimeInterval?
     /// Live flight status (`/v1/flights/{flight}/status`, `/v1/airports/{code}/board`, the
     /// `flight:` and `board:` topics); nil: none (`travel-server` serves the simulation of the
     /// world's operations on its clock options).
@@ -49,7 +51,7 @@ public final class TravelServer: Sendable {
       tlsKey: String? = nil, backendEnvironment: BackendEnvironment = .live,
       accessLog: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) },
       signInsPerAddress: Int = 30, signInsPerEmail: Int = 10, signInWindow: TimeInterval = 60,
-      topics: [TopicDefinition] = [.trips], feedPollInterval: TimeInterval = 0.05,
+      topics: [TopicDefinition] = [.trips], feedPollInterval: TimeInterval? = nil,
       transport: HTTPServer.Configuration = HTTPServer.Configuration(),
       flightStatus: (any FlightStatusService)? = nil
     ) {
@@ -105,7 +107,8 @@ public final class TravelServer: Sendable {
     let status = configuration.flightStatus
     let hub = try StreamHub(
       feed: backend.events, topics: configuration.topics + ChatEndpoints.topics(backend),
-      pollInterval: configuration.feedPollInterval, flightStatus: status.map { FlightStatusChannels(service: $0) })
+      pollInterval: configuration.feedPollInterval ?? (configuration.database == .sqlite ? 0.05 : 0.5),
+      flightStatus: status.map { FlightStatusChannels(service: $0) })
     self.hub = hub
     let signIns = SignInLimiter(
       database: backend.services.database, perAddress: configuration.signInsPerAddress,

@@ -37,7 +37,7 @@ final class ServerFixture: @unchecked Sendable {
   ///   - database: the store's database (a PostgreSQL schema: ``PostgresTestSchema``).
   init(
     signInsPerAddress: Int = 1000, signInsPerEmail: Int = 1000, flightStatus: (any FlightStatusService)? = nil,
-    dataDirectory: URL? = nil, database: DatabaseLocation = .sqlite, feedPollInterval: TimeInterval = 0.05
+    dataDirectory: URL? = nil, database: DatabaseLocation = .sqlite, feedPollInterval: TimeInterval? = nil
   ) throws {
     let clock = clock
     let log = log

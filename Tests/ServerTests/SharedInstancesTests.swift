@@ -3,6 +3,7 @@ import Common
 import CommonTesting
 import Foundation
 import Testing
+import Transport
 
 @testable import Server
 
@@ -83,6 +84,50 @@ struct SharedInstancesTests {
       "POST", "/v1/sessions", body: API.SignIn(email: "spread@example.com", password: "guess guess guess"))
     #expect(refused.errorCode == "too_many_requests")
     #expect(refused.headers["retry-after"].flatMap(Int.init).map { (1...60).contains($0) } == true)
+  }
+
+  /// B reads the outbox every 60 s only: the event can come in time only by A's `NOTIFY`.
+  @Test func aTripsEventMadeOnA_reachesASubscriberOnB_woken_byNotify() async throws {
+    let schema = try PostgresTestSchema()
+    let keys = TemporaryDirectory(prefix: "shared-keys")
+    let a = try ServerFixture(dataDirectory: keys.url, database: schema.location)
+    let b = try ServerFixture(dataDirectory: keys.url, database: schema.location, feedPollInterval: 60)
+    let token = try await a.traveller("notified@example.com")
+    _ = try await a.addCard(token)
+    let client = try WebSocketClient()
+    let probe = StreamProbe(client: client, base: b.base)
+    probe.send(StreamMessage(type: "auth", token: token))
+    probe.send(StreamMessage(type: "subscribe", topic: "trips"))
+    #expect(probe.wait { $0.contains { $0.type == "subscribed" } })
+    let booked = try await a.bookFlight(token)
+    #expect(booked.status == 201)
+    #expect(probe.wait(5) { $0.contains { $0.type == "event" && $0.event == "reservation.booked" } })
+    #expect(probe.events.first?.data?["reservation"]?["id"] == booked.json["reservation"]?["id"])
+    #expect(probe.events.count == 1)
+  }
+
+  /// A writer that never notifies (another process on the database, or a notification lost):
+  /// B's fallback read of the outbox by position delivers the event anyway.
+  @Test func anEventNobodyAnnounced_reachesBByItsFallbackRead() async throws {
+    let schema = try PostgresTestSchema()
+    let keys = TemporaryDirectory(prefix: "shared-keys")
+    let a = try ServerFixture(dataDirectory: keys.url, database: schema.location)
+    let b = try ServerFixture(dataDirectory: keys.url, database: schema.location, feedPollInterval: 0.3)
+    let token = try await a.traveller("quiet@example.com")
+    let writer = try BackendServices(dataDirectory: keys.url, database: schema.location)
+    defer { writer.database.close() }
+    let userID = try writer.accounts.userID(token: token)
+    let client = try WebSocketClient()
+    let probe = StreamProbe(client: client, base: b.base)
+    probe.send(StreamMessage(type: "auth", token: token))
+    probe.send(StreamMessage(type: "subscribe", topic: "trips"))
+    #expect(probe.wait { $0.contains { $0.type == "subscribed" } })
+    try writer.database.write { db in
+      try EventLog.append(
+        topic: EventLog.tripsTopic(userID: userID), type: "reservation.noted", data: .object([:]), in: db,
+        now: Date())
+    }
+    #expect(probe.wait(5) { $0.contains { $0.type == "event" && $0.event == "reservation.noted" } })
   }
 
   @Test func anInstanceWithOtherKeysIsRefused_andOneWithCopiedKeysStarts() async throws {

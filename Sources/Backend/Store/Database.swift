@@ -57,7 +57,7 @@ public final class Database: @unchecked Sendable {
 
   private var handle: OpaquePointer?
   /// The PostgreSQL driver (nil: SQLite).
-  private let postgres: PostgresStore?
+  let postgres: PostgresStore?
   private var statements: [String: OpaquePointer] = [:]
   private let lock = NSRecursiveLock()
   private var inTransaction = false
@@ -369,6 +369,27 @@ public final class Database: @unchecked Sendable {
         throw failure(code: sqlite3_extended_errcode(handle), message: message, sql: sql)
       }
     }
+  }
+
+  /// Wakes the listeners of `channel` in every process on this database (PostgreSQL's
+  /// `pg_notify`), outside any transaction: a `NOTIFY` in a transaction takes a lock, held to the
+  /// commit, that serialises every committing transaction that notifies. Nothing on SQLite (its
+  /// followers poll the file).
+  /// - Throws: ``ServiceError`` `store_failed` when called inside a transaction (a programming
+  ///   error); the store's errors.
+  public func notify(channel: String) throws {
+    guard let postgres else { return }
+    guard !isInTransaction else {
+      throw ServiceError(.unavailable, code: "store_failed", message: "NOTIFY \(channel) inside a transaction")
+    }
+    _ = try postgres.statement("SELECT pg_notify(?, '') AS sent", [.text(channel)], retryOnLostConnection: true)
+  }
+
+  /// Calls `wake` (on a thread of its own) after each batch of notifications on `channel`
+  /// (``notify(channel:)``), and after each reconnection; nil on SQLite. Stop it with
+  /// ``StoreListener/stop()``.
+  public func listen(channel: String, wake: @escaping @Sendable () -> Void) -> StoreListener? {
+    postgres?.listen(channel: channel, wake: wake)
   }
 
   /// A stamp that changes whenever a transaction that changed something was committed to the

@@ -9,10 +9,14 @@ public struct Migration: Hashable, Sendable {
   public var id: String
   /// One or more SQL statements.
   public var sql: String
+  /// Statements run after ``sql`` on PostgreSQL only, as written (not translated): what SQLite
+  /// has no form for (a column default calling a PostgreSQL function).
+  public var postgres: String?
 
-  public init(id: String, sql: String) {
+  public init(id: String, sql: String, postgres: String? = nil) {
     self.id = id
     self.sql = sql
+    self.postgres = postgres
   }
 }
 
@@ -108,6 +112,7 @@ public enum Store {
       let applied = try appliedIDs(db)
       for migration in migrations where !applied.contains(migration.id) {
         try db.execute(migration.sql)
+        if let extra = migration.postgres { try db.postgres?.untranslatedScript(extra) }
         try db.run("INSERT INTO schema_migrations (id, applied_at) VALUES (?, ?)", migration.id, Date())
       }
     }

@@ -48,10 +48,15 @@ public struct TopicDefinition: Sendable {
 
 /// Follows the change feed and hands each event to the sessions subscribed to its topic.
 ///
-/// One thread polls the feed by cursor (every `pollInterval`; an indexed read of the rows after the
-/// cursor, so idle polls cost next to nothing) — it sees commits of this server, of other server
-/// instances on the same store and of embedded apps alike. Sessions fill any gap from the feed
-/// themselves, so delivery is in sequence order, each event once.
+/// One thread reads the feed after its ``FeedPosition`` (an indexed read of the rows after it, so
+/// an idle read costs next to nothing) — it sees commits of this server, of other server
+/// instances on the same store and of embedded apps alike. It reads:
+/// - at once when this server committed a change (``nudge()``); after such a read that found
+///   events it announces them once (``EventFeed/announce()``: on PostgreSQL one `NOTIFY` for the
+///   batch, outside every transaction), which wakes the hubs of the other instances;
+/// - when another instance announces (``EventFeed/listen(_:)``: a `LISTEN` connection);
+/// - every `pollInterval` seconds otherwise: the fallback, so a lost notification loses nothing.
+/// Sessions fill any gap from the feed themselves, so delivery is in sequence order, each event once.
 final class StreamHub: @unchecked Sendable {
   let feed: any EventFeed
   let topics: [TopicDefinition]
@@ -60,7 +65,9 @@ final class StreamHub: @unchecked Sendable {
   private let pollInterval: TimeInterval
   private let lock = NSLock()
   private var subscribers: [String: [ObjectIdentifier: StreamSession]] = [:]
-  private var cursor: Int64 = 0
+  private var position = FeedPosition.start
+  /// When this server last committed a change whose events are not announced yet (nil: none).
+  private var unannouncedSince: Date?
   private var stopped = false
   private let done = DispatchSemaphore(value: 0)
   private let wake = DispatchSemaphore(value: 0)
@@ -73,8 +80,8 @@ final class StreamHub: @unchecked Sendable {
     self.topics = topics
     self.flightStatus = flightStatus
     self.pollInterval = pollInterval
-    // A store not written yet has no events table: start at 0 (its first event is 1).
-    cursor = (try? feed.latestCursor()) ?? 0
+    // A store not written yet has no events table: start at the beginning.
+    position = (try? feed.latestPosition()) ?? .start
     let thread = Thread { [self] in run() }
     thread.name = "stream-hub"
     thread.start()
@@ -111,27 +118,49 @@ final class StreamHub: @unchecked Sendable {
   }
 
   private func run() {
+    let wake = wake
+    let listener = feed.listen { wake.signal() }
     while !lock.withLock({ stopped }) {
-      poll()
-      _ = wake.wait(timeout: .now() + pollInterval)
+      // Everything that woke the hub since the last read is one batch: one read, one announcement.
+      while wake.wait(timeout: .now()) == .success {}
+      let pending = lock.withLock { unannouncedSince }
+      let delivered = poll()
+      if let pending {
+        // Announced once the read finds events (those of the change may wait, on PostgreSQL, for
+        // older transactions to end); given up after 2 s (a change without events: a search).
+        if delivered > 0 || Date().timeIntervalSince(pending) > 2 {
+          lock.withLock { if unannouncedSince == pending { unannouncedSince = nil } }
+        }
+        if delivered > 0 { try? feed.announce() }
+      }
+      _ = wake.wait(
+        timeout: .now() + (lock.withLock { unannouncedSince } == nil ? pollInterval : min(pollInterval, 0.05)))
     }
+    listener?.stop()
     done.signal()
   }
 
-  /// Reads the feed now instead of at the next poll: this server just committed a change (so its
-  /// own clients' events go out at once; other writers' are seen at the next poll).
-  func nudge() { wake.signal() }
+  /// Reads the feed now instead of at the next poll, and announces what it finds to the other
+  /// instances: this server just committed a change (so its own clients' events go out at once).
+  func nudge() {
+    lock.withLock { if unannouncedSince == nil { unannouncedSince = Date() } }
+    wake.signal()
+  }
 
-  private func poll() {
+  /// Reads the feed after the hub's position and offers each event to its subscribers; returns how
+  /// many events it read.
+  private func poll() -> Int {
+    var count = 0
     while true {
-      let after = lock.withLock { cursor }
-      guard let events = try? feed.events(after: after, limit: 500), !events.isEmpty else { return }
+      let after = lock.withLock { position }
+      guard let events = try? feed.events(after: after, limit: 500), !events.isEmpty else { return count }
       for event in events {
         let sessions = lock.withLock { subscribers[event.topic].map { Array($0.values) } ?? [] }
         for session in sessions { session.offer(event) }
       }
-      lock.withLock { cursor = events[events.count - 1].cursor }
-      if events.count < 500 { return }
+      count += events.count
+      lock.withLock { position = events[events.count - 1].position }
+      if events.count < 500 { return count }
     }
   }
 }

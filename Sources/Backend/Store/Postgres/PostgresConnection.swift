@@ -54,6 +54,21 @@ final class PostgresConnection: @unchecked Sendable {
     return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
   }
 
+  /// The connection's socket (to wait on with `poll` while listening).
+  var socket: Int32 { PQsocket(handle) }
+
+  /// For a connection that `LISTEN`s: reads what the server sent and drops the notifications it
+  /// holds; returns how many there were, or nil when the connection is lost.
+  func drainNotifications() -> Int? {
+    guard PQconsumeInput(handle) == 1, isUsable else { return nil }
+    var count = 0
+    while let notification = PQnotifies(handle) {
+      count += 1
+      PQfreemem(notification)
+    }
+    return count
+  }
+
   /// The server's `server_version_num` (150020 for 15.2).
   var serverVersion: Int { Int(PQserverVersion(handle)) }
 

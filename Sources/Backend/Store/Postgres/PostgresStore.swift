@@ -301,6 +301,22 @@ final class PostgresStore: @unchecked Sendable {
     try connection.execute(text)
   }
 
+  /// Runs a script as written (no translation), on the thread's transaction or a borrowed connection.
+  func untranslatedScript(_ sql: String) throws {
+    if let transaction = pinnedTransaction() {
+      try transaction.connection.execute(sql)
+      return
+    }
+    let connection = try acquire()
+    defer { release(connection) }
+    try connection.execute(sql)
+  }
+
+  /// Starts a ``StoreListener`` on `channel` (a connection of its own, outside the pool).
+  func listen(channel: String, wake: @escaping @Sendable () -> Void) -> StoreListener {
+    StoreListener(configuration: configuration, channel: channel, wake: wake)
+  }
+
   // MARK: Transactions
 
   /// Runs `body` in a transaction at `isolation` (read-only when `readOnly`): committed if it
