@@ -30,8 +30,8 @@ struct OfferPricing {
   ///   `unsupported_currency` (no exchange rate); `exchange_rates_unavailable` (exit 1) when the
   ///   rates cannot be read.
   init(currency code: String, from source: String = FarePolicy.currency, rates: () throws -> ExchangeRates) throws {
-    currency = code.trimmingCharacters(in: .whitespaces).uppercased()
-    self.source = source.uppercased()
+    currency = Self.canonical(code)
+    self.source = Self.canonical(source)
     sourceDigits = try Self.minorDigits(self.source)
     guard currency != self.source else {
       digits = sourceDigits
@@ -47,6 +47,15 @@ struct OfferPricing {
     // minor / 10^sourceDigits × (target / 10^targetScale) / (base / 10^baseScale) × 10^digits
     numerator = target * Self.power(baseScale + digits)
     denominator = base * Self.power(targetScale + sourceDigits)
+  }
+
+  /// `code` without surrounding spaces, in upper case: a code that is three capital letters
+  /// already (every search's, as the apps send it) as it is, without Foundation's trimming.
+  static func canonical(_ code: String) -> String {
+    if code.utf8.count == 3, code.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }) {
+      return code
+    }
+    return code.trimmingCharacters(in: .whitespaces).uppercased()
   }
 
   /// True when prices stay in the source currency.

@@ -83,6 +83,12 @@ public final class OfferSigner: Sendable {
     try mac().tag(payload)
   }
 
+  /// The signature of the UTF-8 bytes `payload` (what ``signature(of:)`` signs for their text):
+  /// for engines that write an id's text as bytes (``FlightOfferPayload``).
+  func signature(ofUTF8 payload: [UInt8]) throws -> String {
+    try mac().tag(payload)
+  }
+
   /// Whether `signature` is the signature of `payload` (constant-time comparison).
   /// - Throws: as ``signature(of:)`` when the key cannot be read.
   public func isValid(_ signature: String, for payload: String) throws -> Bool {
@@ -208,14 +214,20 @@ public final class OfferSigner: Sendable {
   }
 }
 
-/// HMAC-SHA256 keyed once: each tag duplicates the keyed context (OpenSSL keeps the inner and
-/// outer digest states in it), so a tag costs two short SHA-256 runs and no key set-up.
+/// HMAC-SHA256 keyed once: each tag works on a duplicate of the keyed context (OpenSSL keeps
+/// the inner and outer digest states in it), so a tag costs two short SHA-256 runs and no key
+/// set-up. Finished contexts are re-initialised with the same key (`EVP_MAC_init` without a key
+/// restores the keyed state) and kept for the next tag, instead of duplicating and freeing one
+/// per tag (a search signs up to 50 offer ids in a row).
 final class KeyedMAC: @unchecked Sendable {
   /// The key (to tell whether a cached context is still the key of the directory).
   let key: Data
   private let mac: OpaquePointer
   /// Used only under `lock` (duplicated, never updated).
   private let template: OpaquePointer
+  /// Keyed contexts ready for a tag (under `lock`); at most ``spareLimit``.
+  private var spares: [OpaquePointer] = []
+  private static let spareLimit = 8
   private let lock = NSLock()
 
   init(key: Data) throws {
@@ -244,21 +256,45 @@ final class KeyedMAC: @unchecked Sendable {
   }
 
   deinit {
+    for context in spares { EVP_MAC_CTX_free(context) }
     EVP_MAC_CTX_free(template)
     EVP_MAC_free(mac)
   }
 
+  /// The first 16 bytes of HMAC-SHA256(key, the UTF-8 bytes of `text`), as 32 lowercase hex digits.
+  func tag(_ text: String) throws -> String { try tag(Array(text.utf8)) }
+
   /// The first 16 bytes of HMAC-SHA256(key, payload), as 32 lowercase hex digits.
-  func tag(_ payload: String) throws -> String {
-    guard let context = lock.withLock({ EVP_MAC_CTX_dup(template) }) else { throw Crypto.failure("EVP_MAC_CTX_dup") }
-    defer { EVP_MAC_CTX_free(context) }
-    var output = [UInt8](repeating: 0, count: 32)
+  func tag(_ payload: [UInt8]) throws -> String {
+    guard let context = lock.withLock({ spares.popLast() ?? EVP_MAC_CTX_dup(template) }) else {
+      throw Crypto.failure("EVP_MAC_CTX_dup")
+    }
+    var output = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
     var length = 0
-    let bytes = Array(payload.utf8)
-    let ok =
-      bytes.withUnsafeBufferPointer { EVP_MAC_update(context, $0.baseAddress, $0.count) } == 1
-      && EVP_MAC_final(context, &output, &length, 32) == 1
+    let ok = withUnsafeMutableBytes(of: &output) { digest in
+      payload.withUnsafeBufferPointer { EVP_MAC_update(context, $0.baseAddress, $0.count) } == 1
+        && EVP_MAC_final(context, digest.bindMemory(to: UInt8.self).baseAddress, &length, 32) == 1
+    }
+    // Back to the keyed state for the next tag; a context that cannot be reset is freed.
+    let kept =
+      EVP_MAC_init(context, nil, 0, nil) == 1
+      && lock.withLock { () -> Bool in
+        guard spares.count < Self.spareLimit else { return false }
+        spares.append(context)
+        return true
+      }
+    if !kept { EVP_MAC_CTX_free(context) }
     guard ok, length == 32 else { throw Crypto.failure("HMAC-SHA256") }
-    return Crypto.hex(Data(output.prefix(16)))
+    return withUnsafeBytes(of: &output) { digest in
+      let hex: StaticString = "0123456789abcdef"
+      return String(unsafeUninitializedCapacity: 32) { text in
+        for index in 0..<16 {
+          let byte = digest[index]
+          text[2 * index] = hex.utf8Start[Int(byte >> 4)]
+          text[2 * index + 1] = hex.utf8Start[Int(byte & 0xf)]
+        }
+        return 32
+      }
+    }
   }
 }

@@ -399,14 +399,21 @@ public final class FlightEngine: FlightSearching, Sendable {
     var fareCents: Int64 = 0
     var taxCents: Int64 = 0
     var seatsLeft = Int.max
+    var payload = FlightOfferPayload(cabin: cabin, adults: adults)
     for candidate in directions {
       var segments: [FlightSegment] = []
       var flights: [DatedFlight] = []
+      segments.reserveCapacity(Int(candidate.count))
+      flights.reserveCapacity(Int(candidate.count))
+      payload.beginDirection()
       for leg in 0..<Int(candidate.count) {
         let index = candidate.pattern(leg)
         let day = candidate.day(leg)
-        segments.append(network.segment(index, day: day))
-        flights.append(DatedFlight(flight: network.flight(of: index), date: LocalDate(daysSinceEpoch: Int(day))))
+        let flight = network.flight(of: index)
+        let date = LocalDate(daysSinceEpoch: Int(day))
+        segments.append(network.segment(index, day: day, flight: flight))
+        flights.append(DatedFlight(flight: flight, date: date))
+        payload.appendFlight(date: date, carrier: flight.carrier, number: flight.number)
       }
       itineraries.append(Itinerary(segments: segments))
       dated.append(flights)
@@ -421,7 +428,8 @@ public final class FlightEngine: FlightSearching, Sendable {
     let total = (fare + taxes) * Int64(adults)
     var id = FlightOfferID(
       cabin: cabin, adults: adults, directions: dated, quotedTotal: pricing.money(minorUnits: total))
-    id.signature = try signer.signature(of: id.payload)
+    // The bytes of id.payload, written above from the integers rather than formatted from the id.
+    id.signature = try signer.signature(ofUTF8: payload.finish(currency: pricing.currency, totalMinorUnits: total))
     let offer = FlightOffer(
       id: id, cabin: cabin, adults: adults, itineraries: itineraries, perPassenger: perPassenger,
       seatsAvailable: seatsLeft)

@@ -656,6 +656,18 @@ public final class FlightNetwork: Sendable {
   /// IATA codes of the airports with at least one route.
   public var airportCodes: [String] { airports.map(\.iata) }
 
+  /// Positions of airport `airport`'s departures in ``departureList`` and ``departurePatterns``.
+  @inline(__always)
+  func departureRange(of airport: Int32) -> Range<Int> {
+    Int(departureStart[Int(airport)])..<Int(departureStart[Int(airport) + 1])
+  }
+
+  /// Positions of airport `airport`'s arrivals in ``arrivalList`` and ``arrivalPatterns``.
+  @inline(__always)
+  func arrivalRange(of airport: Int32) -> Range<Int> {
+    Int(arrivalStart[Int(airport)])..<Int(arrivalStart[Int(airport) + 1])
+  }
+
   /// Whether `pattern` flies on the local date `day` (days since 1970-01-01) at its origin.
   @inline(__always)
   func flies(_ pattern: Pattern, on day: Int32) -> Bool {
@@ -689,8 +701,9 @@ public final class FlightNetwork: Sendable {
     aircraft[Int(patterns[Int(index)].aircraft)].seats[cabin.index]
   }
 
-  /// The segment of pattern `index` departing on local date `day`.
-  func segment(_ index: Int32, day: Int32) -> FlightSegment {
+  /// The segment of pattern `index` departing on local date `day` (`flight`: its designator,
+  /// when the caller has it already).
+  func segment(_ index: Int32, day: Int32, flight: Flight? = nil) -> FlightSegment {
     let pattern = patterns[Int(index)]
     let origin = airports[Int(pattern.origin)]
     let destination = airports[Int(pattern.destination)]
@@ -700,7 +713,7 @@ public final class FlightNetwork: Sendable {
     let destinationZone = zones[Int(destination.zone)]
     let model = aircraft[Int(pattern.aircraft)]
     return FlightSegment(
-      flight: flight(of: index), from: origin.iata, to: destination.iata,
+      flight: flight ?? self.flight(of: index), from: origin.iata, to: destination.iata,
       departure: AirportTime(
         instant: Date(timeIntervalSince1970: TimeInterval(departure) * 60), timeZone: originZone.identifier,
         utcOffsetMinutes: Int(originZone.offset(atUTC: departure))),

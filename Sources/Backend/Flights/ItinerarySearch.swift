@@ -78,13 +78,23 @@ struct ItinerarySearch {
   /// Prices and checks seats of a leg list; false when a leg lacks the cabin or the seats.
   @inline(__always)
   func price(_ candidate: inout Candidate) -> Bool {
+    let patterns = network.patterns
+    let indices = candidate.patterns
+    return price(&candidate) { leg in
+      patterns[Int(leg == 0 ? indices.0 : leg == 1 ? indices.1 : indices.2)]
+    }
+  }
+
+  /// ``price(_:)`` with the legs' patterns given (`pattern(leg)`: the search has them at hand).
+  @inline(__always)
+  private func price(_ candidate: inout Candidate, pattern: (Int) -> FlightNetwork.Pattern) -> Bool {
     var fare: Int64 = 0
     var tax: Int64 = 0
     var seats: Int32 = .max
     for leg in 0..<Int(candidate.count) {
       let index = candidate.pattern(leg)
       let day = candidate.day(leg)
-      let pattern = network.patterns[Int(index)]
+      let pattern = pattern(leg)
       let capacity = network.aircraft[Int(pattern.aircraft)].seats[cabin]
       let booked = load.seats(pattern: index, day: day, cabin: cabin)
       let left = capacity - booked
@@ -109,65 +119,86 @@ struct ItinerarySearch {
   /// the result-set rule, in no particular order.
   func run(origins: [Int32], destinations: [Int32], day: Int32, maxStops: Int) -> [Candidate] {
     let airports = network.airports
-    let patterns = network.patterns
-    var isEndpoint = [Bool](repeating: false, count: airports.count)
-    var isDestination = [Bool](repeating: false, count: airports.count)
-    for origin in origins { isEndpoint[Int(origin)] = true }
+    // What the search knows of each airport, in one array by airport index (one cache line per
+    // first leg's destination, not one per question): endpoint and destination marks, and the
+    // slot of its feeders (below).
+    var marks = [AirportMarks](repeating: AirportMarks(), count: airports.count)
+    for origin in origins { marks[Int(origin)].isEndpoint = true }
     for destination in destinations {
-      isEndpoint[Int(destination)] = true
-      isDestination[Int(destination)] = true
+      marks[Int(destination)].isEndpoint = true
+      marks[Int(destination)].isDestination = true
     }
-    // Distance budget per origin: 1.5 × the nearest destination + 600 km. (When an airport is
-    // given twice, the last entry counts, as a dictionary by airport would keep it.)
-    var budget = [Int32](repeating: .max, count: airports.count)
+
+    // Feeders: per connection airport, its flights into a destination with their patterns, sorted
+    // by departure minute: `feeders[feederStart[slot]..<feederStart[slot + 1]]` for the slot
+    // `marks[airport].feederSlot` (-1: none), with the shortest feeder's distance. One flat list,
+    // counted then filled (slots in order of first arrival, as they were found).
+    var feederStart: [Int32] = [0]
+    var feederDistance: [Int32] = []
+    var feeders: [Leg] = []
+    if maxStops > 0 {
+      var counts: [Int32] = []
+      for destination in destinations {
+        for position in network.arrivalRange(of: destination) {
+          let pattern = network.arrivalPatterns[position]
+          let origin = Int(pattern.origin)
+          if marks[origin].isEndpoint { continue }
+          var slot = Int(marks[origin].feederSlot)
+          if slot < 0 {
+            slot = counts.count
+            marks[origin].feederSlot = Int32(slot)
+            counts.append(0)
+            feederDistance.append(.max)
+          }
+          counts[slot] += 1
+          feederDistance[slot] = min(feederDistance[slot], pattern.distanceKm)
+        }
+      }
+      feederStart.reserveCapacity(counts.count + 1)
+      for count in counts { feederStart.append(feederStart[feederStart.count - 1] + count) }
+      var fill = feederStart
+      // The same positions as counted above: every element is initialised exactly once.
+      feeders = [Leg](unsafeUninitializedCapacity: Int(feederStart[feederStart.count - 1])) { buffer, initialized in
+        for destination in destinations {
+          for position in network.arrivalRange(of: destination) {
+            let pattern = network.arrivalPatterns[position]
+            let origin = Int(pattern.origin)
+            if marks[origin].isEndpoint { continue }
+            let slot = Int(marks[origin].feederSlot)
+            (buffer.baseAddress! + Int(fill[slot])).initialize(
+              to: Leg(index: network.arrivalList[position], pattern: pattern))
+            fill[slot] += 1
+          }
+        }
+        initialized = buffer.count
+      }
+      // An airport's arrivals are in departure-minute order already (FlightNetwork's lists), so
+      // only feeders into several destinations need ordering (stable: ties as found).
+      if destinations.count > 1 {
+        for slot in counts.indices {
+          feeders[Int(feederStart[slot])..<Int(feederStart[slot + 1])].sort {
+            $0.pattern.departureMinute < $1.pattern.departureMinute
+          }
+        }
+      }
+    }
+    // Second legs for two-stop itineraries, per first connection airport (built on demand):
+    // `middles[middleRanges[marks[hub].middleSlot]]`.
+    var middleRanges: [Range<Int>] = []
+    var middles: [Leg] = []
+
+    var results: [Candidate] = []
+    results.reserveCapacity(256)
+
     for origin in origins {
+      // Distance budget of the origin: 1.5 × the nearest destination + 600 km.
       let a = airports[Int(origin)]
       var nearest = Double.greatestFiniteMagnitude
       for destination in destinations {
         let b = airports[Int(destination)]
         nearest = min(nearest, greatCircleKm(a.latitude, a.longitude, b.latitude, b.longitude))
       }
-      budget[Int(origin)] = Int32(nearest * 1.5 + 600)
-    }
-
-    // Feeders: per connection airport, its flights into a destination (sorted by departure minute):
-    // `feederLists[feederSlot[airport]]` (slot -1: none), with the shortest feeder's distance.
-    // Arrays by airport index rather than dictionaries: each first leg asks for its hub's.
-    var feederSlot = [Int32](repeating: -1, count: maxStops > 0 ? airports.count : 0)
-    var feederLists: [[Int32]] = []
-    var feederDistance: [Int32] = []
-    if maxStops > 0 {
-      for destination in destinations {
-        let range = Int(network.arrivalStart[Int(destination)])..<Int(network.arrivalStart[Int(destination) + 1])
-        for position in range {
-          let index = network.arrivalList[position]
-          let pattern = network.arrivalPatterns[position]
-          if isEndpoint[Int(pattern.origin)] { continue }
-          var slot = Int(feederSlot[Int(pattern.origin)])
-          if slot < 0 {
-            slot = feederLists.count
-            feederSlot[Int(pattern.origin)] = Int32(slot)
-            feederLists.append([])
-            feederDistance.append(.max)
-          }
-          feederLists[slot].append(index)
-          feederDistance[slot] = min(feederDistance[slot], pattern.distanceKm)
-        }
-      }
-      for slot in feederLists.indices {
-        feederLists[slot].sort { patterns[Int($0)].departureMinute < patterns[Int($1)].departureMinute }
-      }
-    }
-    // Second legs for two-stop itineraries, per first connection airport (built on demand):
-    // `middleLists[middleSlot[hub]]`.
-    var middleSlot = [Int32](repeating: -1, count: maxStops >= 2 ? airports.count : 0)
-    var middleLists: [[Int32]] = []
-
-    var results: [Candidate] = []
-    results.reserveCapacity(256)
-
-    for origin in origins {
-      let limit = budget[Int(origin)]
+      let limit = Int32(nearest * 1.5 + 600)
       let range = Int(network.departureStart[Int(origin)])..<Int(network.departureStart[Int(origin) + 1])
       for position in range {
         let firstIndex = network.departureList[position]
@@ -175,30 +206,32 @@ struct ItinerarySearch {
         guard network.flies(first, on: day) else { continue }
         // With one stop at most, a first leg to a hub without feeders in the budget leads nowhere:
         // skipped before its times are computed.
-        if maxStops == 1 && !isDestination[Int(first.destination)] {
-          let feeders = Int(feederSlot[Int(first.destination)])
+        let hubMarks = marks[Int(first.destination)]
+        if maxStops == 1 && !hubMarks.isDestination {
+          let feeders = Int(hubMarks.feederSlot)
           if feeders < 0 || first.distanceKm >= limit || first.distanceKm + feederDistance[feeders] > limit { continue }
         }
         let departure = network.departureUTC(first, day: day)
         let arrival = departure + first.blockMinutes
-        if isDestination[Int(first.destination)] {
+        if hubMarks.isDestination {
           var candidate = Candidate()
           candidate.patterns.0 = firstIndex
           candidate.days.0 = day
           candidate.count = 1
           candidate.departure = departure
           candidate.arrival = arrival
-          if price(&candidate) { results.append(candidate) }
+          if price(&candidate, pattern: { _ in first }) { results.append(candidate) }
           continue
         }
-        if maxStops == 0 || isEndpoint[Int(first.destination)] || first.distanceKm >= limit { continue }
+        if maxStops == 0 || hubMarks.isEndpoint || first.distanceKm >= limit { continue }
         let hub = first.destination
         // One stop.
-        let hubFeeders = Int(feederSlot[Int(hub)])
+        let hubFeeders = Int(hubMarks.feederSlot)
         if hubFeeders >= 0, first.distanceKm + feederDistance[hubFeeders] <= limit {
-          scan(feederLists[hubFeeders], at: hub, after: arrival, arrivingDomestic: first.isDomestic) {
-            secondIndex, secondDay, secondUTC in
-            let second = patterns[Int(secondIndex)]
+          scan(
+            feeders, Int(feederStart[hubFeeders])..<Int(feederStart[hubFeeders + 1]), at: hub, after: arrival,
+            arrivingDomestic: first.isDomestic
+          ) { secondIndex, second, secondDay, secondUTC in
             guard first.distanceKm + second.distanceKm <= limit else { return }
             var candidate = Candidate()
             candidate.patterns = (firstIndex, secondIndex, -1)
@@ -206,41 +239,39 @@ struct ItinerarySearch {
             candidate.count = 2
             candidate.departure = departure
             candidate.arrival = secondUTC + second.blockMinutes
-            if price(&candidate) { results.append(candidate) }
+            if price(&candidate, pattern: { $0 == 0 ? first : second }) { results.append(candidate) }
           }
         }
         // Two stops.
         guard maxStops >= 2 else { continue }
-        var middle = Int(middleSlot[Int(hub)])
+        var middle = Int(marks[Int(hub)].middleSlot)
         if middle < 0 {
-          var list: [Int32] = []
-          let hubRange = Int(network.departureStart[Int(hub)])..<Int(network.departureStart[Int(hub) + 1])
-          for position in hubRange {
-            let index = network.departureList[position]
+          let start = middles.count
+          for position in network.departureRange(of: hub) {
             let pattern = network.departurePatterns[position]
-            let slot = Int(feederSlot[Int(pattern.destination)])
-            if slot >= 0, !isEndpoint[Int(pattern.destination)], pattern.distanceKm + feederDistance[slot] <= limit {
-              list.append(index)
+            let destinationMarks = marks[Int(pattern.destination)]
+            let slot = Int(destinationMarks.feederSlot)
+            if slot >= 0, !destinationMarks.isEndpoint, pattern.distanceKm + feederDistance[slot] <= limit {
+              middles.append(Leg(index: network.departureList[position], pattern: pattern))
             }
           }
-          middle = middleLists.count
-          middleSlot[Int(hub)] = Int32(middle)
-          middleLists.append(list)
+          middle = middleRanges.count
+          marks[Int(hub)].middleSlot = Int32(middle)
+          middleRanges.append(start..<middles.count)
         }
-        if middleLists[middle].isEmpty { continue }
-        scan(middleLists[middle], at: hub, after: arrival, arrivingDomestic: first.isDomestic) {
-          secondIndex, secondDay, secondUTC in
-          let second = patterns[Int(secondIndex)]
+        if middleRanges[middle].isEmpty { continue }
+        scan(middles, middleRanges[middle], at: hub, after: arrival, arrivingDomestic: first.isDomestic) {
+          secondIndex, second, secondDay, secondUTC in
           let hub2 = second.destination
-          let hub2Feeders = Int(feederSlot[Int(hub2)])
+          let hub2Feeders = Int(marks[Int(hub2)].feederSlot)
           guard hub2 != hub, hub2Feeders >= 0,
             first.distanceKm + second.distanceKm + feederDistance[hub2Feeders] <= limit
           else { return }
-          let list = feederLists[hub2Feeders]
           let secondArrival = secondUTC + second.blockMinutes
-          scan(list, at: hub2, after: secondArrival, arrivingDomestic: second.isDomestic) {
-            thirdIndex, thirdDay, thirdUTC in
-            let third = patterns[Int(thirdIndex)]
+          scan(
+            feeders, Int(feederStart[hub2Feeders])..<Int(feederStart[hub2Feeders + 1]), at: hub2,
+            after: secondArrival, arrivingDomestic: second.isDomestic
+          ) { thirdIndex, third, thirdDay, thirdUTC in
             guard first.distanceKm + second.distanceKm + third.distanceKm <= limit, third.destination != hub else {
               return
             }
@@ -250,7 +281,9 @@ struct ItinerarySearch {
             candidate.count = 3
             candidate.departure = departure
             candidate.arrival = thirdUTC + third.blockMinutes
-            if price(&candidate) { results.append(candidate) }
+            if price(&candidate, pattern: { $0 == 0 ? first : $0 == 1 ? second : third }) {
+              results.append(candidate)
+            }
           }
         }
       }
@@ -258,13 +291,31 @@ struct ItinerarySearch {
     return Self.resultSet(results)
   }
 
-  /// Calls `body` for each pattern of `list` (departures of `airport` sorted by local minute) that
-  /// leaves within the legal connection window after UTC minute `arrival`, with its local date
-  /// and UTC departure.
+  /// A flight pattern and its index: the lists a search scans hold the patterns themselves, read
+  /// in a row, rather than indices to look up in ``FlightNetwork/patterns`` (a cache miss each).
+  struct Leg {
+    var index: Int32
+    var pattern: FlightNetwork.Pattern
+  }
+
+  /// One airport as a search sees it.
+  struct AirportMarks {
+    /// The slot of its flights into a destination in the search's feeder lists; -1: none.
+    var feederSlot: Int32 = -1
+    /// The slot of its second legs of two-stop itineraries (built when first needed); -1: none yet.
+    var middleSlot: Int32 = -1
+    /// One of the origins or destinations (never a connection).
+    var isEndpoint = false
+    var isDestination = false
+  }
+
+  /// Calls `body` for each leg of `legs[range]` (departures of `airport` sorted by local minute)
+  /// that leaves within the legal connection window after UTC minute `arrival`, with its pattern
+  /// index, pattern, local date and UTC departure.
   @inline(__always)
   private func scan(
-    _ list: [Int32], at airport: Int32, after arrival: Int32, arrivingDomestic: Bool,
-    _ body: (Int32, Int32, Int32) -> Void
+    _ legs: [Leg], _ range: Range<Int>, at airport: Int32, after arrival: Int32, arrivingDomestic: Bool,
+    _ body: (Int32, FlightNetwork.Pattern, Int32, Int32) -> Void
   ) {
     let zone = network.zones[Int(network.airports[Int(airport)].zone)]
     let earliest = arrival + Self.minimumConnectionDomestic
@@ -273,22 +324,21 @@ struct ItinerarySearch {
     let localLatest = zone.local(fromUTC: latest)
     let firstDay = Self.floorDiv(localEarliest - 60, 1440)
     let lastDay = Self.floorDiv(localLatest + 60, 1440)
-    let patterns = network.patterns
     var day = firstDay
     while day <= lastDay {
       let lowMinute = localEarliest - 60 - day * 1440
       let highMinute = localLatest + 60 - day * 1440
-      // First pattern with departureMinute >= lowMinute.
-      var low = 0
-      var high = list.count
+      // First leg with departureMinute >= lowMinute.
+      var low = range.lowerBound
+      var high = range.upperBound
       while low < high {
         let middle = (low + high) >> 1
-        if patterns[Int(list[middle])].departureMinute < lowMinute { low = middle + 1 } else { high = middle }
+        if legs[middle].pattern.departureMinute < lowMinute { low = middle + 1 } else { high = middle }
       }
       var position = low
-      while position < list.count {
-        let index = list[position]
-        let pattern = patterns[Int(index)]
+      while position < range.upperBound {
+        let index = legs[position].index
+        let pattern = legs[position].pattern
         if pattern.departureMinute > highMinute { break }
         position += 1
         guard network.flies(pattern, on: day) else { continue }
@@ -296,7 +346,7 @@ struct ItinerarySearch {
         let minimum =
           arrivingDomestic && pattern.isDomestic ? Self.minimumConnectionDomestic : Self.minimumConnectionInternational
         guard departure >= arrival + minimum, departure <= latest else { continue }
-        body(index, day, departure)
+        body(index, pattern, day, departure)
       }
       day += 1
     }
