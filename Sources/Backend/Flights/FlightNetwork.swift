@@ -341,12 +341,32 @@ public final class FlightNetwork: Sendable {
       if equipment.lexicographicallyPrecedes(kept) { routeKeys[routeKeys.count - 1] = key }
     }
 
+    // Each airport's route count, and per route key the route keys of its unordered airport pair
+    // (both directions, every carrier): the keys grouped by their lower airport (a counting
+    // sort), then counted by the higher one in a scratch array by airport. Sequential passes
+    // instead of a hash table of pairs probed three times per route (a cache miss each).
     var degree = [Int](repeating: 0, count: airports.count)
-    var pairCarriers = IndexTable(capacity: routeKeys.count)
+    var lowStart = [Int32](repeating: 0, count: airports.count + 1)
     for key in routeKeys {
       degree[Int(key.origin)] += 1
       degree[Int(key.destination)] += 1
-      pairCarriers.add(1, to: Self.pair(key.origin, key.destination))
+      lowStart[Int(min(key.origin, key.destination)) + 1] += 1
+    }
+    for airport in 0..<airports.count { lowStart[airport + 1] += lowStart[airport] }
+    var byLow = [UInt64](repeating: 0, count: routeKeys.count)  // higher airport << 32 | route key index
+    var lowFill = lowStart
+    for (index, key) in routeKeys.enumerated() {
+      let low = Int(min(key.origin, key.destination))
+      byLow[Int(lowFill[low])] = UInt64(max(key.origin, key.destination)) << 32 | UInt64(index)
+      lowFill[low] += 1
+    }
+    var pairRoutes = [Int32](repeating: 0, count: routeKeys.count)
+    var pairCounter = [Int32](repeating: 0, count: airports.count)
+    for low in 0..<airports.count {
+      let group = byLow[Int(lowStart[low])..<Int(lowStart[low + 1])]
+      for entry in group { pairCounter[Int(entry >> 32)] += 1 }
+      for entry in group { pairRoutes[Int(entry & 0xFFFF_FFFF)] = pairCounter[Int(entry >> 32)] }
+      for entry in group { pairCounter[Int(entry >> 32)] = 0 }
     }
 
     // Aircraft, numbered in order of first use, by equipment id.
@@ -377,13 +397,13 @@ public final class FlightNetwork: Sendable {
     var planned: [Planned] = []
     planned.reserveCapacity(routeKeys.count)
     var perCarrier = [Int](repeating: 0, count: carriers.count)
-    for key in routeKeys {
+    for (routeIndex, key) in routeKeys.enumerated() {
       let a = airports[Int(key.origin)]
       let b = airports[Int(key.destination)]
       let distance = greatCircleKm(a.latitude, a.longitude, b.latitude, b.longitude)
       let importance = min(degree[Int(key.origin)], degree[Int(key.destination)])
       var frequency = importance >= 400 ? 4 : importance >= 150 ? 3 : importance >= 50 ? 2 : 1
-      if (pairCarriers[Self.pair(key.origin, key.destination)] ?? 0) >= 4 { frequency = max(1, frequency - 1) }
+      if pairRoutes[routeIndex] >= 4 { frequency = max(1, frequency - 1) }
       if distance > 7000 { frequency = 1 } else if distance > 3500 { frequency = min(frequency, 2) }
       // fnv1a("\(airline)|\(origin)|\(destination)"), continued from the carrier's prefix.
       var hash = carrierHashPrefix[Int(key.carrier)]
@@ -471,22 +491,34 @@ public final class FlightNetwork: Sendable {
       byDeparture[Int(minuteStart[minute])] = Int32(index)
       minuteStart[minute] += 1
     }
+    // The patterns themselves in that order, gathered once: the airport lists below are filled
+    // from a sequential read of it, with their copies of the patterns at the same time (each
+    // further gather of `patterns` by index was a cache miss per pattern).
+    let patternsByDeparture = byDeparture.map { patterns[Int($0)] }
 
-    func csr(_ key: (Pattern) -> Int32) -> ([Int32], [Int32]) {
+    /// Per airport `key(pattern)`: the start of its slice, the pattern indices in departure order,
+    /// and those patterns.
+    func csr(_ key: (Pattern) -> Int32) -> ([Int32], [Int32], [Pattern]) {
       var counts = [Int32](repeating: 0, count: airports.count + 1)
       for pattern in patterns { counts[Int(key(pattern)) + 1] += 1 }
       for index in 1..<counts.count { counts[index] += counts[index - 1] }
       var fill = counts
       var list = [Int32](repeating: 0, count: patterns.count)
-      for index in byDeparture {
-        let slot = Int(key(patterns[Int(index)]))
-        list[Int(fill[slot])] = index
-        fill[slot] += 1
+      // A permutation (counting sort): every element is initialised exactly once.
+      let copies = [Pattern](unsafeUninitializedCapacity: patterns.count) { buffer, initialized in
+        for (position, pattern) in patternsByDeparture.enumerated() {
+          let slot = Int(key(pattern))
+          let target = Int(fill[slot])
+          list[target] = byDeparture[position]
+          (buffer.baseAddress! + target).initialize(to: pattern)
+          fill[slot] += 1
+        }
+        initialized = patternsByDeparture.count
       }
-      return (counts, list)
+      return (counts, list, copies)
     }
-    let (departureStart, departureList) = csr(\.origin)
-    let (arrivalStart, arrivalList) = csr(\.destination)
+    let (departureStart, departureList, departurePatterns) = csr(\.origin)
+    let (arrivalStart, arrivalList, arrivalPatterns) = csr(\.destination)
 
     // Codeshares: marketing carriers of operated flights (see the type's documentation).
     // Route keys by (carrier, origin, destination): which carriers fly a pair, and their patterns.
@@ -508,7 +540,22 @@ public final class FlightNetwork: Sendable {
     var marketingCarrier: [Int32] = []
     // The operated patterns each marketing carrier sells (nil: no codeshare of it was kept).
     var byMarketing: [[Int32]?] = []
+    // Codeshares already kept, by (marketing, operating, origin, destination): one integer key in
+    // an IndexTable when the four indices fit in 63 bits (always for the world's data), else a Set.
+    let marketingBits = Self.bitWidth(input.codeshares.count)
+    let packCodeshares = marketingBits + carrierBits + 2 * airportBits <= 63
+    var seenPacked = IndexTable(capacity: packCodeshares ? input.codeshares.count : 0)
     var seenCodeshares = Set<SIMD4<Int32>>()
+    func firstTime(_ marketing: Int32, _ operating: Int32, _ origin: Int32, _ destination: Int32) -> Bool {
+      guard packCodeshares else {
+        return seenCodeshares.insert(SIMD4(marketing, operating, origin, destination)).inserted
+      }
+      var key = Int64(marketing) << carrierBits | Int64(operating)
+      key = (key << airportBits | Int64(origin)) << airportBits | Int64(destination)
+      if seenPacked[key] != nil { return false }
+      seenPacked[key] = 1
+      return true
+    }
     for codeshare in input.codeshares {
       guard let originInput = inputAirportIndex[codeshare.origin],
         let destinationInput = inputAirportIndex[codeshare.destination]
@@ -533,7 +580,7 @@ public final class FlightNetwork: Sendable {
       guard let route = routeOfKey[routeKey(operating, origin, destination)],
         ownCarrier < 0 || routeOfKey[routeKey(ownCarrier, origin, destination)] == nil,
         // The same codeshare twice counts once (codes and indices correspond one to one).
-        seenCodeshares.insert(SIMD4(marketing, operating, origin, destination)).inserted
+        firstTime(marketing, operating, origin, destination)
       else { continue }
       let start = route == 0 ? 0 : routeEnd[Int(route) - 1]
       if byMarketing[Int(marketing)] == nil { byMarketing[Int(marketing)] = [] }
@@ -598,8 +645,8 @@ public final class FlightNetwork: Sendable {
     self.departureList = departureList
     self.arrivalStart = arrivalStart
     self.arrivalList = arrivalList
-    self.departurePatterns = departureList.map { patterns[Int($0)] }
-    self.arrivalPatterns = arrivalList.map { patterns[Int($0)] }
+    self.departurePatterns = departurePatterns
+    self.arrivalPatterns = arrivalPatterns
     self.flightStart = flightStart
     self.patternByNumber = patternByNumber
   }
@@ -624,11 +671,6 @@ public final class FlightNetwork: Sendable {
     }
     keyed.sort()
     return keyed.map { Int($0 & (1 << 40 - 1)) }
-  }
-
-  /// The key of the unordered airport pair `a`–`b`.
-  private static func pair(_ a: Int32, _ b: Int32) -> Int64 {
-    Int64(min(a, b)) << 32 | Int64(max(a, b))
   }
 
   /// `count` distinct weekdays chosen by `hash`, as a bit mask (Monday = bit 0).
@@ -799,9 +841,18 @@ struct CodeTable {
 
   /// The slot of `code` in the table: its characters as base-37 digits from 1, else nil.
   static func slot(_ code: String) -> Int? {
+    // A native string's bytes in place (a small one's copied to the stack), not byte by byte
+    // through the UTF-8 view's indices.
+    if let slot = code.utf8.withContiguousStorageIfAvailable({ Self.slot(of: $0) }) { return slot }
+    return slot(of: code.utf8)
+  }
+
+  /// The slot of the code whose UTF-8 bytes are `bytes`, else nil.
+  @inline(__always)
+  private static func slot<Bytes: Sequence<UInt8>>(of bytes: Bytes) -> Int? {
     var slot = 0
     var count = 0
-    for byte in code.utf8 {
+    for byte in bytes {
       count += 1
       guard count <= 3 else { return nil }
       switch byte {
