@@ -6,6 +6,12 @@ struct BenchmarkSuite {
   var packageRoot: URL
   var binDirectory: URL
   var only: String?
+  /// The fan-out's rates (``FanoutPlan``); nil: its defaults.
+  var fanoutRates: [Double]? = nil
+  /// How long the fan-out figure's rate runs; nil: 60 s.
+  var fanoutSeconds: Double? = nil
+  /// The fan-out's subscribers; nil: 10,000 (quick: 200).
+  var fanoutSubscribers: Int? = nil
 
   /// Repetitions: enough for a p99 in a full run, a handful in quick mode.
   func count(_ full: Int) -> Int { quick ? max(3, full / 20) : full }

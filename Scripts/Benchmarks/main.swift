@@ -8,6 +8,12 @@ struct Options {
   var baseline: String?
   var check = false
   var only: String?
+  /// `--fanout-rates R1,R2,…`: the fan-out figure's rate, then the sweep's (changes a second).
+  var fanoutRates: [Double]?
+  /// `--fanout-seconds S`: how long the fan-out figure's rate runs (60 s by default).
+  var fanoutSeconds: Double?
+  /// `--fanout-subscribers N`: the fan-out's subscribers (10,000 by default).
+  var fanoutSubscribers: Int?
 }
 
 if CommandLine.arguments.dropFirst().first == "--child" {
@@ -41,6 +47,28 @@ while let argument = arguments.next() {
   case "--out": options.output = arguments.next()
   case "--baseline": options.baseline = arguments.next()
   case "--only": options.only = arguments.next()
+  case "--fanout-rates":
+    let rates = arguments.next()?.split(separator: ",").compactMap { Double($0) }.filter { $0 > 0 } ?? []
+    guard !rates.isEmpty else {
+      FileHandle.standardError.write(
+        Data(
+          "travel-bench: --fanout-rates takes changes a second, e.g. 1,5,20 (the figure's rate, then the sweep's)\n"
+            .utf8))
+      exit(2)
+    }
+    options.fanoutRates = rates
+  case "--fanout-seconds":
+    guard let seconds = arguments.next().flatMap(Double.init), seconds > 0 else {
+      FileHandle.standardError.write(Data("travel-bench: --fanout-seconds takes a number of seconds, e.g. 60\n".utf8))
+      exit(2)
+    }
+    options.fanoutSeconds = seconds
+  case "--fanout-subscribers":
+    guard let count = arguments.next().flatMap(Int.init), count > 0 else {
+      FileHandle.standardError.write(Data("travel-bench: --fanout-subscribers takes a count, e.g. 10000\n".utf8))
+      exit(2)
+    }
+    options.fanoutSubscribers = count
   default:
     FileHandle.standardError.write(Data("travel-bench: unknown option \(argument)\n".utf8))
     exit(2)
@@ -52,7 +80,9 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 let binDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
   .deletingLastPathComponent()
 let suite = BenchmarkSuite(
-  quick: options.quick, packageRoot: packageRoot, binDirectory: binDirectory, only: options.only)
+  quick: options.quick, packageRoot: packageRoot, binDirectory: binDirectory, only: options.only,
+  fanoutRates: options.fanoutRates, fanoutSeconds: options.fanoutSeconds,
+  fanoutSubscribers: options.fanoutSubscribers)
 
 let selfChecks = SelfChecks.run()
 if !selfChecks.failures.isEmpty {

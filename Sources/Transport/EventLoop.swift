@@ -1,7 +1,15 @@
 import CLibWebSockets
 import Foundation
+import Synchronization
 
 /// One libwebsockets context and the one thread that services it.
+///
+/// The thread runs the context on a libev loop of its own with the epoll backend (lws's libev
+/// event library, a foreign loop: `LWS_SERVER_OPTION_LIBEV`): a wake-up costs what is ready. lws's
+/// default loop calls poll() over every socket of the context on every wake-up, which with
+/// 10,000 WebSockets took most of a core in the fan-out benchmark (the kernel's `sock_poll`,
+/// `fdget`, `tcp_poll`), on the server and on each client loop alike. Where the libev plugin
+/// cannot be loaded the context falls back to lws's own loop.
 ///
 /// libwebsockets is single-threaded per context (Debian builds it with `LWS_MAX_SMP 1`): every
 /// call into it happens on the service thread, inside its callbacks, except
@@ -22,6 +30,8 @@ class EventLoop: @unchecked Sendable {
   enum Command {
     case respond(UInt64, HTTPResponse)
     case send(UInt64, Data)
+    /// The same message for many sockets of this loop (a fan-out, ``WebSocket/send(_:to:)``).
+    case broadcast([UInt64], Data)
     case close(UInt64, code: UInt16, reason: String)
     case connect(WebSocket, URL)
     /// The heartbeat's round (every second).
@@ -50,9 +60,16 @@ class EventLoop: @unchecked Sendable {
   private let protocols: UnsafeMutablePointer<lws_protocols>
   private let protocolName: UnsafeMutablePointer<CChar>
   private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>
+  /// The libev loop the context runs on (service thread), nil: lws's own poll() loop.
+  private var eventLoop: UnsafeMutableRawPointer?
+  /// `info.foreign_loops`: one loop for the context's one service thread.
+  private let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
   /// The WebSocket subprotocol name every connection uses.
   static let protocolName = "travel.v1"
+
+  /// Where this loop's frames are written from (service thread only): one buffer, reused.
+  let frames = FrameBuffer()
 
   init(pingSeconds: Int, hangupSeconds: Int) {
     pingInterval = UInt64(max(1, pingSeconds)) * 1_000_000_000
@@ -69,6 +86,8 @@ class EventLoop: @unchecked Sendable {
     // `secs_since_valid_hangup == 0`); without one it would use its default of 300 s.
     retryPolicy = .allocate(capacity: 1)
     retryPolicy.initialize(to: lws_retry_bo_t())
+    foreignLoops = .allocate(capacity: 1)
+    foreignLoops.initialize(to: nil)
   }
 
   deinit {
@@ -77,10 +96,18 @@ class EventLoop: @unchecked Sendable {
     free(protocolName)
     retryPolicy.deinitialize(count: 1)
     retryPolicy.deallocate()
+    foreignLoops.deinitialize(count: 1)
+    foreignLoops.deallocate()
   }
 
-  /// Fills the parts of `info` every loop shares (protocols, user pointer, no lws idle policy).
+  /// Fills the parts of `info` every loop shares (protocols, user pointer, no lws idle policy,
+  /// the libev loop); `info.options` is or-ed into, never set, after this.
   func prepare(_ info: inout lws_context_creation_info) {
+    if let eventLoop {
+      foreignLoops.pointee = eventLoop
+      info.foreign_loops = foreignLoops
+      info.options |= travel_lws_option_libev()
+    }
     info.protocols = UnsafePointer(protocols)
     info.user = Unmanaged.passUnretained(self).toOpaque()
     info.retry_and_idle_policy = UnsafePointer(retryPolicy)
@@ -90,6 +117,9 @@ class EventLoop: @unchecked Sendable {
 
   var idlePolicy: UnsafePointer<lws_retry_bo_t> { UnsafePointer(retryPolicy) }
 
+  /// Whether the context runs on libev's epoll loop (else lws's poll() loop), for tests.
+  var runsOnEpoll: Bool { eventLoop != nil }
+
   /// Starts the service thread, which creates the context with `makeContext` and serves it until
   /// ``finished``. Returns once the context exists, or throws what `makeContext` threw.
   func start(name: String, makeContext: @escaping @Sendable () throws -> OpaquePointer) throws {
@@ -97,8 +127,16 @@ class EventLoop: @unchecked Sendable {
     let outcome = StartOutcome()
     let thread = Thread { [self] in
       let context: OpaquePointer
+      eventLoop = travel_ev_loop_new()
       do {
-        context = try makeContext()
+        do {
+          context = try makeContext()
+        } catch  where eventLoop != nil {
+          // lws's libev plugin missing or failing: lws's own loop (the error, if any, is the same).
+          travel_ev_loop_destroy(eventLoop)
+          eventLoop = nil
+          context = try makeContext()
+        }
       } catch {
         outcome.error = error
         started.signal()
@@ -112,13 +150,21 @@ class EventLoop: @unchecked Sendable {
       timer.setEventHandler { [weak self] in self?.post(.sweep) }
       timer.resume()
       started.signal()
-      while !finished {
-        if lws_service(context, 0) < 0 { break }
+      if let eventLoop {
+        while !finished { travel_ev_run_once(eventLoop) }
+      } else {
+        while !finished {
+          if lws_service(context, 0) < 0 { break }
+        }
       }
       timer.cancel()
       inboxLock.withLock { liveContext = nil }
       willDestroy()
       lws_context_destroy(context)
+      if let eventLoop {
+        travel_ev_loop_destroy(eventLoop)
+        self.eventLoop = nil
+      }
       markStopped()
     }
     thread.name = name
@@ -303,14 +349,12 @@ enum LWS {
     return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// Writes `data` as one WebSocket text frame (lws needs `LWS_PRE` free bytes before it).
-  static func writeText(_ wsi: OpaquePointer, _ data: Data) -> Bool {
-    var buffer = [UInt8](repeating: 0, count: pre + data.count)
-    buffer.replaceSubrange(pre..<(pre + data.count), with: data)
-    let written = buffer.withUnsafeMutableBufferPointer { raw in
-      lws_write(wsi, raw.baseAddress! + pre, data.count, LWS_WRITE_TEXT)
-    }
-    return written >= 0
+  /// Writes `data` as one WebSocket text frame from `buffer` (lws needs `LWS_PRE` free bytes
+  /// before the payload, writes the frame's header there and, on a client, masks the payload in
+  /// place: so the payload is copied into the loop's buffer, never written from a shared one).
+  static func writeText(_ wsi: OpaquePointer, _ data: Data, through buffer: FrameBuffer) -> Bool {
+    let payload = buffer.payload(data)
+    return lws_write(wsi, payload, data.count, LWS_WRITE_TEXT) >= 0
   }
 
   /// Writes a ping frame whose payload is `stamp` in decimal ASCII; the peer answers with a pong
@@ -340,6 +384,43 @@ enum LWS {
   static func kill(_ wsi: OpaquePointer) {
     lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC)
   }
+}
+
+/// A loop's one frame buffer (service thread only): `LWS_PRE` bytes of room, then the payload of
+/// the frame being written, grown to the largest frame written so far. One per loop instead of
+/// an allocation per frame.
+final class FrameBuffer {
+  private var storage: UnsafeMutableRawPointer
+  private var capacity: Int
+  /// Writable callbacks that wrote messages, and the messages they wrote (for tests).
+  let counts = WriteCounts()
+
+  init() {
+    capacity = LWS.pre + 4096
+    storage = .allocate(byteCount: capacity, alignment: 16)
+  }
+
+  deinit { storage.deallocate() }
+
+  /// Copies `data` after the room lws needs and returns where the payload starts.
+  func payload(_ data: Data) -> UnsafeMutablePointer<UInt8> {
+    if LWS.pre + data.count > capacity {
+      storage.deallocate()
+      capacity = LWS.pre + max(data.count, capacity * 2)
+      storage = .allocate(byteCount: capacity, alignment: 16)
+    }
+    let start = (storage + LWS.pre).assumingMemoryBound(to: UInt8.self)
+    data.copyBytes(to: start, count: data.count)
+    return start
+  }
+}
+
+/// How many writable callbacks wrote queued messages, and how many messages they wrote.
+final class WriteCounts: Sendable {
+  let callbacks = Atomic<Int>(0)
+  let messages = Atomic<Int>(0)
+
+  var now: (callbacks: Int, messages: Int) { (callbacks.load(ordering: .relaxed), messages.load(ordering: .relaxed)) }
 }
 
 /// A WebSocket connection's state on the service thread: its outbox, a pending close, the
@@ -401,9 +482,16 @@ final class SocketState {
   )? {
     heard()
     if lws_frame_is_binary(wsi) != 0 { return (1003, "binary messages are not accepted: send JSON text") }
+    let complete = lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0
+    if complete, incoming.isEmpty, length <= limit {
+      // A whole message in one piece (the usual case): decoded where lws holds it, not copied first.
+      let bytes = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : length)
+      deliver(.text(String(decoding: bytes, as: UTF8.self)))
+      return nil
+    }
     if let input, length > 0 { incoming.append(input.assumingMemoryBound(to: UInt8.self), count: length) }
     if incoming.count > limit { return (1009, "message larger than \(limit) bytes") }
-    if lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 {
+    if complete {
       let text = String(decoding: incoming, as: UTF8.self)
       incoming.removeAll(keepingCapacity: true)
       deliver(.text(text))
@@ -411,9 +499,24 @@ final class SocketState {
     return nil
   }
 
-  /// Writes a due ping, else the next queued message, else the close frame (one frame per
-  /// writable callback, as lws asks); returns -1 to close the connection.
-  func writeNext(_ wsi: OpaquePointer) -> Int32 {
+  /// Queues `data` (service thread); returns false when the outbox would pass `maxMessages` or
+  /// `maxBytes` (the reader is too slow: the caller cuts it off). Asks for a writable callback
+  /// when the outbox was empty (otherwise one is already due).
+  func enqueue(_ data: Data, _ wsi: OpaquePointer?, maxMessages: Int = .max, maxBytes: Int = .max) -> Bool {
+    if pending >= maxMessages || outboxBytes + data.count > maxBytes { return false }
+    let wasEmpty = pending == 0
+    outbox.append(data)
+    outboxBytes += data.count
+    if wasEmpty, let wsi { lws_callback_on_writable(wsi) }
+    return true
+  }
+
+  /// Writes a due ping, then queued messages — several while the socket can take them
+  /// (`lws_send_pipe_choked`: nothing of an earlier frame left in lws's buffer, and the kernel's
+  /// send buffer has room), so a backlog drains in one callback instead of one wake-up per
+  /// message — else the close frame once the outbox is empty. Asks for another callback while
+  /// anything is left; returns -1 to close the connection.
+  func writeNext(_ wsi: OpaquePointer, through buffer: FrameBuffer) -> Int32 {
     if pingDue, closing == nil {
       pingDue = false
       lastPing = Monotonic.now
@@ -421,8 +524,14 @@ final class SocketState {
       if pending > 0 { lws_callback_on_writable(wsi) }
       return 0
     }
-    if let next = popFirst() {
-      guard LWS.writeText(wsi, next) else { return -1 }
+    if pending > 0 {
+      buffer.counts.callbacks.add(1, ordering: .relaxed)
+      while let next = popFirst() {
+        guard LWS.writeText(wsi, next, through: buffer) else { return -1 }
+        buffer.counts.messages.add(1, ordering: .relaxed)
+        // Only checked when more is queued: it costs lws a poll() of this one socket.
+        if pending > 0, lws_send_pipe_choked(wsi) != 0 { break }
+      }
       if pending > 0 || closing != nil { lws_callback_on_writable(wsi) }
       return 0
     }

@@ -152,6 +152,12 @@ public final class HTTPServer: Sendable {
 
   /// Open connections (HTTP and WebSocket) that have sent a request, for tests and `/readyz`.
   public var openConnections: Int { loop.openConnections }
+
+  /// WebSocket writable callbacks that wrote messages and the messages they wrote (tests).
+  var webSocketWrites: (callbacks: Int, messages: Int) { loop.frames.counts.now }
+
+  /// Whether the service thread runs on libev's epoll loop (tests).
+  var runsOnEpoll: Bool { loop.runsOnEpoll }
 }
 
 /// An error of the transport itself.
@@ -234,7 +240,7 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
     // (see ``OpenFiles``), so the limit is raised instead and the cap enforced on accept.
     OpenFiles.raise(toAtLeast: configuration.maxConnections + 64)
     info.fd_limit_per_thread = 0
-    info.options = travel_lws_option_validate_utf8()
+    info.options |= travel_lws_option_validate_utf8()
     if !configuration.host.contains(":") { info.options |= travel_lws_option_disable_ipv6() }
     let cert = configuration.tlsCertificate.map { strdup($0) }
     let key = configuration.tlsKey.map { strdup($0) }
@@ -286,18 +292,9 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
       state.inFlight = false
       lws_callback_on_writable(wsi)
     case .send(let id, let data):
-      guard let socket = sockets[id], let wsi = wsiByID[id], socket.closing == nil else { return }
-      if socket.pending >= configuration.webSocketOutboxMessages
-        || socket.outboxBytes + data.count > configuration.webSocketOutboxBytes
-      {
-        // A slow reader: cut it off now (its socket buffer is full, so no close frame would get through).
-        socket.closing = (1008, "outbox full: the client reads too slowly")
-        LWS.kill(wsi)
-        return
-      }
-      socket.outbox.append(data)
-      socket.outboxBytes += data.count
-      lws_callback_on_writable(wsi)
+      queue(data, on: id)
+    case .broadcast(let ids, let data):
+      for id in ids { queue(data, on: id) }
     case .close(let id, let code, let reason):
       guard let socket = sockets[id], let wsi = wsiByID[id], socket.closing == nil else { return }
       socket.closing = (code, reason)
@@ -310,6 +307,18 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
       finished = true
     case .connect:
       break
+    }
+  }
+
+  /// Queues `data` on socket `id`'s outbox; a reader too slow for its bounded outbox is cut off.
+  private func queue(_ data: Data, on id: UInt64) {
+    guard let socket = sockets[id], let wsi = wsiByID[id], socket.closing == nil else { return }
+    if !socket.enqueue(
+      data, wsi, maxMessages: configuration.webSocketOutboxMessages, maxBytes: configuration.webSocketOutboxBytes)
+    {
+      // A slow reader: cut it off now (its socket buffer is full, so no close frame would get through).
+      socket.closing = (1008, "outbox full: the client reads too slowly")
+      LWS.kill(wsi)
     }
   }
 
@@ -388,7 +397,7 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
       return 0
     case LWS_CALLBACK_SERVER_WRITEABLE:
       guard let socket = sockets[LWS.id(of: wsi)] else { return -1 }
-      return socket.writeNext(wsi)
+      return socket.writeNext(wsi, through: frames)
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
       sockets[LWS.id(of: wsi)]?.recordPeerClose(input, length)
       return 0
@@ -661,6 +670,11 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
       loop.post(.send(id, data))
       return true
     }
+    func send(_ data: Data, on ids: [UInt64]) {
+      guard let loop, !ids.isEmpty else { return }
+      loop.post(.broadcast(ids, data))
+    }
     func close(_ id: UInt64, code: UInt16, reason: String) { loop?.post(.close(id, code: code, reason: reason)) }
+    var loopKey: ObjectIdentifier? { loop.map { ObjectIdentifier($0) } }
   }
 }

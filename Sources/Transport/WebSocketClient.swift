@@ -50,6 +50,12 @@ public final class WebSocketClient: Sendable {
   /// Connects `socket` to its URL; the outcome arrives on its events.
   public func connect(_ socket: WebSocket, to url: URL) { loop.post(.connect(socket, url)) }
 
+  /// Writable callbacks that wrote messages and the messages they wrote (tests).
+  var writes: (callbacks: Int, messages: Int) { loop.frames.counts.now }
+
+  /// Whether the service thread runs on libev's epoll loop (tests).
+  var runsOnEpoll: Bool { loop.runsOnEpoll }
+
   /// Closes every connection (1001) and stops the service thread.
   public func shutdown() {
     loop.post(.shutdown)
@@ -67,7 +73,12 @@ private struct ClientSink: FrameSink {
     loop.post(.send(id, data))
     return true
   }
+  func send(_ data: Data, on ids: [UInt64]) {
+    guard loop.isRunning, !ids.isEmpty else { return }
+    loop.post(.broadcast(ids, data))
+  }
   func close(_ id: UInt64, code: UInt16, reason: String) { loop.post(.close(id, code: code, reason: reason)) }
+  var loopKey: ObjectIdentifier? { ObjectIdentifier(loop) }
 }
 
 private final class ClientLoop: EventLoop, @unchecked Sendable {
@@ -100,7 +111,7 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
     var info = lws_context_creation_info()
     prepare(&info)
     info.port = CONTEXT_PORT_NO_LISTEN
-    info.options = travel_lws_option_ssl_global_init()
+    info.options |= travel_lws_option_ssl_global_init()
     guard let context = lws_create_context(&info) else {
       throw TransportError(code: "client_failed", message: "cannot start the WebSocket client")
     }
@@ -120,11 +131,9 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
       waiting.append((socket, url))
       startWaiting()
     case .send(let id, let data):
-      // Before the handshake completes the message waits in the outbox (sent once established).
-      guard let state = sockets[id], state.closing == nil else { return }
-      state.outbox.append(data)
-      state.outboxBytes += data.count
-      if let wsi = wsiByID[id] { lws_callback_on_writable(wsi) }
+      queue(data, on: id)
+    case .broadcast(let ids, let data):
+      for id in ids { queue(data, on: id) }
     case .close(let id, let code, let reason):
       guard let state = sockets[id], state.closing == nil else { return }
       state.closing = (code, reason)
@@ -156,6 +165,13 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
     case .respond:
       break
     }
+  }
+
+  /// Queues `data` on socket `id`; before the handshake completes it waits in the outbox (sent
+  /// once established).
+  private func queue(_ data: Data, on id: UInt64) {
+    guard let state = sockets[id], state.closing == nil else { return }
+    _ = state.enqueue(data, wsiByID[id])
   }
 
   override func willDestroy() {
@@ -247,7 +263,7 @@ private final class ClientLoop: EventLoop, @unchecked Sendable {
       return 0
     case LWS_CALLBACK_CLIENT_WRITEABLE:
       guard let state = sockets[LWS.id(of: wsi)] else { return -1 }
-      return state.writeNext(wsi)
+      return state.writeNext(wsi, through: frames)
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
       sockets[LWS.id(of: wsi)]?.recordPeerClose(input, length)
       return 0

@@ -584,3 +584,142 @@ struct HeartbeatTests {
     #expect(log.wait { $0 == .text("echo: still here") } != nil)
   }
 }
+
+/// A fan-out: one message to many sockets (``WebSocket/send(_:to:)``), and a backlog written
+/// several messages per writable callback.
+@Suite(.timeLimit(.minutes(1)))
+struct FanOutTests {
+  /// The server's sockets, as they open.
+  final class Registry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sockets: [WebSocket] = []
+    var all: [WebSocket] { lock.withLock { sockets } }
+    func add(_ socket: WebSocket) { lock.withLock { sockets.append(socket) } }
+  }
+
+  /// Texts received by one client socket, in order.
+  final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var texts: [String] = []
+    private var cancellable: AnyCancellable?
+    init(_ socket: WebSocket) {
+      cancellable = socket.events.sink { [self] event in
+        if case .text(let text) = event { lock.withLock { texts.append(text) } }
+      }
+    }
+    var all: [String] { lock.withLock { texts } }
+  }
+
+  func server(_ registry: Registry) throws -> HTTPServer {
+    try HTTPServer(
+      configuration: HTTPServer.Configuration(port: 0, webSocketPaths: ["/stream"]),
+      routes: HTTPServer.Routes(
+        http: { _ in HTTPResponse(status: 404) },
+        webSocket: { socket in
+          subscriptions.keep(
+            socket.events.sink { event in
+              guard case .text(let text) = event else { return }
+              if text.hasPrefix("burst ") {
+                for index in 0..<(Int(text.dropFirst(6)) ?? 0) { socket.send("burst \(index)") }
+              } else {
+                socket.send("echo: " + text)
+              }
+            })
+          registry.add(socket)
+        }))
+  }
+
+  /// 40 sockets get each of 300 fanned-out messages once, in order, interleaved in order with
+  /// messages sent to one socket alone; a socket closed meanwhile is skipped, not an error.
+  @Test func oneMessageReachesEverySocket_once_inOrder() throws {
+    let registry = Registry()
+    let server = try server(registry)
+    defer { server.shutdown(timeout: 2) }
+    let client = try WebSocketClient()
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/stream")!
+    let sockets = (0..<40).map { _ in client.socket(to: url) }
+    let received = sockets.map(Received.init)
+    for socket in sockets { client.connect(socket, to: url) }
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline, registry.all.count < sockets.count { Thread.sleep(forTimeInterval: 0.01) }
+    let serverSockets = registry.all
+    try #require(serverSockets.count == sockets.count)
+    let closing = serverSockets[0]
+    closing.close(code: 1000, reason: "done")
+    for index in 0..<300 {
+      WebSocket.send(WebSocketMessage("change \(index)"), to: serverSockets)
+      if index % 100 == 0 { serverSockets[1].send("alone \(index)") }
+    }
+    let expected = (0..<300).map { "change \($0)" }
+    let alone = (0..<300).flatMap { $0 % 100 == 0 ? ["change \($0)", "alone \($0)"] : ["change \($0)"] }
+    let end = Date().addingTimeInterval(20)
+    while Date() < end, received.filter({ $0.all.count >= expected.count }).count < sockets.count - 1 {
+      Thread.sleep(forTimeInterval: 0.02)
+    }
+    // The server's sockets opened in their own order: which client is which shows in what it got.
+    let all = received.map(\.all)
+    #expect(all.filter(\.isEmpty).count == 1, "the closed socket got messages")
+    #expect(all.filter { $0 == alone }.count == 1)
+    #expect(all.filter { $0 == expected }.count == sockets.count - 2, "\(all.map(\.count))")
+  }
+
+  /// 800 messages queued at once on one socket are written in far fewer writable callbacks than
+  /// messages (several per callback while the socket takes them), by the client and by the
+  /// server alike, and all arrive in order (fewer than the server's outbox of 1,024 holds, so the
+  /// echoes never make this client a slow reader).
+  @Test func aBacklogIsWrittenSeveralMessagesPerCallback() throws {
+    let registry = Registry()
+    let server = try server(registry)
+    defer { server.shutdown(timeout: 2) }
+    let client = try WebSocketClient()
+    defer { client.shutdown() }
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/stream")!
+    let socket = client.socket(to: url)
+    let received = Received(socket)
+    let count = 800
+    client.connect(socket, to: url)
+    // Queued during the handshake: the whole backlog is waiting when the socket first becomes writable.
+    for index in 0..<count { socket.send("message \(index)") }
+    var deadline = Date().addingTimeInterval(20)
+    while Date() < deadline, received.all.count < count { Thread.sleep(forTimeInterval: 0.02) }
+    #expect(received.all == (0..<count).map { "echo: message \($0)" })
+    let sent = client.writes
+    #expect(sent.messages == count)
+    #expect(sent.callbacks * 4 <= count, "the client wrote \(count) messages in \(sent.callbacks) callbacks")
+
+    // The server queues a burst in one go (one handler call; within its outbox's 1,024 messages).
+    let before = server.webSocketWrites
+    let burstCount = 800
+    socket.send("burst \(burstCount)")
+    deadline = Date().addingTimeInterval(20)
+    while Date() < deadline, received.all.count < count + burstCount { Thread.sleep(forTimeInterval: 0.02) }
+    #expect(Array(received.all.dropFirst(count)) == (0..<burstCount).map { "burst \($0)" })
+    let burst = (
+      callbacks: server.webSocketWrites.callbacks - before.callbacks,
+      messages: server.webSocketWrites.messages - before.messages
+    )
+    #expect(burst.messages == burstCount, "\(burst)")
+    #expect(
+      burst.callbacks * 4 <= burstCount, "the server wrote \(burstCount) messages in \(burst.callbacks) callbacks")
+  }
+
+  /// Both loops run libwebsockets on libev's epoll loop (not lws's poll() over every socket), and
+  /// still serve: an echo over a WebSocket.
+  @Test func theLoopsRunOnEpoll() throws {
+    let registry = Registry()
+    let server = try server(registry)
+    defer { server.shutdown(timeout: 2) }
+    let client = try WebSocketClient()
+    defer { client.shutdown() }
+    #expect(server.runsOnEpoll)
+    #expect(client.runsOnEpoll)
+    let url = URL(string: "ws://127.0.0.1:\(server.port)/stream")!
+    let socket = client.socket(to: url)
+    let log = EventLog(socket)
+    client.connect(socket, to: url)
+    #expect(log.wait { $0 == .opened } != nil)
+    socket.send("over epoll")
+    #expect(log.wait { $0 == .text("echo: over epoll") } != nil)
+  }
+}

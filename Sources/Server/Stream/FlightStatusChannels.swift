@@ -1,11 +1,13 @@
 import Common
 import Foundation
 import Reactive
+import Transport
 
 /// The live flight-status topics of `/v1/stream` (``FlightStatusTopic``: `flight:KEY`,
 /// `board:AIRPORT:departures|arrivals[:DATE]`), fanned out: one feed of the status service per
-/// topic however many sessions follow it, each change encoded once per topic name and handed to
-/// every subscriber's socket.
+/// topic however many sessions follow it, each change encoded once per topic name (text and
+/// UTF-8 bytes) and handed to every subscriber's socket in one go (``WebSocket/send(_:to:)``: one
+/// hand-over to the server's service thread for all of them, the bytes shared, not copied).
 ///
 /// Per subscription, in order, each message once:
 /// - without `after`: the snapshot (`flight.snapshot` / `board.snapshot`, numbered with its
@@ -44,6 +46,18 @@ final class FlightStatusChannels: @unchecked Sendable {
   /// - Throws: ``ServiceError``: `invalid_topic`, the service's (`flight_not_found`,
   ///   `unknown_airport`, `date_out_of_range`, …), `resume_unavailable`.
   func subscribe(name: String, after: Int64?, send: @escaping @Sendable (String) -> Void) throws -> AnyCancellable {
+    try subscribe(name: name, after: after, subscriber: Subscriber(name: name, send: send, socket: nil))
+  }
+
+  /// ``subscribe(name:after:send:)`` for a WebSocket: every message goes to `socket`, and the
+  /// changes of the fan-out go to all of a channel's sockets at once (``WebSocket/send(_:to:)``).
+  func subscribe(name: String, after: Int64?, socket: WebSocket) throws -> AnyCancellable {
+    try subscribe(
+      name: name, after: after, subscriber: Subscriber(name: name, send: { socket.send($0) }, socket: socket))
+  }
+
+  private func subscribe(name: String, after: Int64?, subscriber: Subscriber) throws -> AnyCancellable {
+    let send = subscriber.send
     let topic: FlightStatusTopic
     let source: Channel.Source
     switch try FlightStatusTopic(parsing: name) {
@@ -54,7 +68,6 @@ final class FlightStatusChannels: @unchecked Sendable {
       let day = try date ?? service.board(airport: airport, date: nil, direction: direction).date
       (topic, source) = (.board(airport: airport, direction: direction, date: day), .board(airport, direction, day))
     }
-    let subscriber = Subscriber(name: name, send: send)
     let channel = try lock.withLock { () throws -> Channel in
       if let channel = channels[topic] { return channel }
       let channel = try Channel(topic: topic, source: source, service: service, historyLimit: historyLimit)
@@ -116,12 +129,20 @@ private final class Subscriber: @unchecked Sendable {
   /// The topic as the session named it (messages carry it).
   let name: String
   let send: @Sendable (String) -> Void
+  /// The session's socket when it has one: the fan-out sends changes to all sockets at once.
+  let socket: WebSocket?
   /// The last sequence sent.
   var last: Int64 = 0
 
-  init(name: String, send: @escaping @Sendable (String) -> Void) {
+  init(name: String, send: @escaping @Sendable (String) -> Void, socket: WebSocket?) {
     self.name = name
     self.send = send
+    self.socket = socket
+  }
+
+  /// Sends a message made once for many subscribers (`text`, and `message` its bytes).
+  func send(_ text: String, _ message: WebSocketMessage) {
+    if let socket { socket.send(message) } else { send(text) }
   }
 }
 
@@ -152,7 +173,7 @@ private final class Channel: @unchecked Sendable {
   /// The snapshot message last sent, for the state it was made of (cleared when the state
   /// changes) and the topic name it was made for: thousands of subscribers arriving together get
   /// one encoding, not one each under the lock.
-  private var snapshotText: (name: String, text: String)?
+  private var snapshotText: (name: String, text: String, message: WebSocketMessage)?
   private var upstream: AnyCancellable?
   private var failure: ServiceError?
 
@@ -208,7 +229,7 @@ private final class Channel: @unchecked Sendable {
         subscriber.last = after
       } else {
         if let made = snapshotText, made.name == subscriber.name {
-          subscriber.send(made.text)
+          subscriber.send(made.text, made.message)
         } else {
           let data: JSONValue
           switch state {
@@ -216,8 +237,9 @@ private final class Channel: @unchecked Sendable {
           case .board(let board): data = try jsonValue(["board": board])
           }
           let text = Self.text(subscriber.name, sequence, topic.snapshotEvent, data)
-          snapshotText = (subscriber.name, text)
-          subscriber.send(text)
+          let message = WebSocketMessage(text)
+          snapshotText = (subscriber.name, text, message)
+          subscriber.send(text, message)
         }
         subscriber.last = sequence
       }
@@ -312,7 +334,9 @@ private final class Channel: @unchecked Sendable {
     }
   }
 
-  /// Records change `number` and sends it to every subscriber, encoded once per topic name (lock held).
+  /// Records change `number` and sends it to every subscriber, encoded once per topic name, to
+  /// all their sockets in one hand-over per name (lock held: a subscriber being added gets its
+  /// snapshot before or after this change, never both or neither).
   private func publish<Document: Encodable>(_ number: Int64, _ document: Document) {
     sequence = number
     guard let data = try? jsonValue(document) else { return }
@@ -322,18 +346,29 @@ private final class Channel: @unchecked Sendable {
       history.removeFirst(historyStart)
       historyStart = 0
     }
-    var texts: [String: String] = [:]
+    // Per topic name (subscribers of one channel nearly always share one): the text, its bytes
+    // and the sockets it goes to.
+    var batches: [(name: String, text: String, message: WebSocketMessage, sockets: [WebSocket])] = []
+    var current = -1
     for subscriber in subscribers.values where subscriber.last < number {
-      let text: String
-      if let made = texts[subscriber.name] {
-        text = made
-      } else {
-        text = Self.text(subscriber.name, number, topic.updateEvent, data)
-        texts[subscriber.name] = text
+      if current < 0 || batches[current].name != subscriber.name {
+        if let found = batches.firstIndex(where: { $0.name == subscriber.name }) {
+          current = found
+        } else {
+          let text = Self.text(subscriber.name, number, topic.updateEvent, data)
+          batches.append((subscriber.name, text, WebSocketMessage(text), []))
+          batches[batches.count - 1].sockets.reserveCapacity(subscribers.count)
+          current = batches.count - 1
+        }
       }
-      subscriber.send(text)
+      if let socket = subscriber.socket {
+        batches[current].sockets.append(socket)
+      } else {
+        subscriber.send(batches[current].text)
+      }
       subscriber.last = number
     }
+    for batch in batches where !batch.sockets.isEmpty { WebSocket.send(batch.message, to: batch.sockets) }
   }
 
   private func fail(_ error: ServiceError) {

@@ -142,8 +142,7 @@ final class StreamSession: @unchecked Sendable {
   private func subscribeStatus(_ name: String, after: Int64?, channels: FlightStatusChannels) {
     lock.withLock { statusSubscriptions.removeValue(forKey: name) }?.cancel()
     do {
-      let socket = socket
-      let subscription = try channels.subscribe(name: name, after: after) { socket.send($0) }
+      let subscription = try channels.subscribe(name: name, after: after, socket: socket)
       lock.withLock { statusSubscriptions[name] = subscription }
     } catch {
       fail(ServiceError(wrapping: error), topic: name)
