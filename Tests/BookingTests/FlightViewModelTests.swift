@@ -27,6 +27,26 @@ import Testing
     }
   }
 
+  // MARK: Rows
+
+  /// A round trip's row gives each direction its own stops and duration, outbound first; the two
+  /// directions' connections are never listed together ("2 stops via BOS, BOS") nor their
+  /// durations added into one.
+  @Test func roundTripRow_showsStopsAndDurationPerDirection() {
+    let day = StubFlights.day(30)
+    let outbound = ScriptedFlights.offer(
+      day, [("LH", 778, "FRA", "SIN", 600), ("LH", 1, "SIN", "SYD", 450)], layover: 120, price: 1000)
+    let back = ScriptedFlights.offer(day.adding(days: 7), [("QF", 5, "SYD", "FRA", 1000)], layover: 0, price: 1000)
+    var roundTrip = outbound
+    roundTrip.itineraries.append(back.outbound)
+    let row = FlightOfferRow(roundTrip, environment: environment())
+    #expect(row.stops == ["1 stop via SIN", "nonstop"])
+    #expect(row.duration == ["19h 30m", "16h 40m"])
+    let oneWay = FlightOfferRow(outbound, environment: environment())
+    #expect(oneWay.stops == ["1 stop via SIN"])
+    #expect(oneWay.duration == ["19h 30m"])
+  }
+
   // MARK: Autocomplete
 
   @Test func suggestions_waitForTypingToPause_andAskOncePerText() {
@@ -208,11 +228,11 @@ import Testing
     #expect(model.rows.map(\.offer.outbound.segments[0].flight.code) == ["QF6", "LH778", "EK46"])
     model.stopsFilterChanged(0)
     settle()
-    #expect(model.rows.map(\.stops) == ["nonstop"])
+    #expect(model.rows.map(\.stops) == [["nonstop"]])
     model.stopsFilterChanged(nil)
     model.carrierFilterChanged("EK")
     settle()
-    #expect(model.rows.map(\.stops) == ["1 stop via DXB"])
+    #expect(model.rows.map(\.stops) == [["1 stop via DXB"]])
     #expect(model.rows.first?.price == "$1,500.00")
     #expect(model.carriers == ["EK", "LH", "QF"])  // the search's carriers, not the filtered rows'
   }

@@ -102,4 +102,19 @@ import Testing
       of: Framed(content: Table(columns: columns, rows: rows, state: state)), width: 40, height: 6,
       named: "table-scrolled")
   }
+
+  /// Rows of two lines (a round trip's directions): each cell split at its line break, the
+  /// selection filling both lines, scrolling by whole rows.
+  @Test func table_rowsOfTwoLines() throws {
+    let columns: [Table.Column] = [.init("Times", .fill), .init("Price", .length(8), alignment: .trailing)]
+    let rows = (1...4).map { ["07:0\($0) SFO → JFK\n18:0\($0) JFK → SFO", "$\($0)00.00"] }
+    var state = SelectionState(count: rows.count)
+    state.select(3)
+    let area = Rect(x: 0, y: 0, width: 30, height: 6)
+    #expect(Table.visibleRows(in: area, rowHeight: 2) == 2)
+    state.scroll(visibleRows: Table.visibleRows(in: area, rowHeight: 2))
+    try assertSnapshot(
+      of: Framed(content: Table(columns: columns, rows: rows, state: state).rowHeight(2)), width: 32, height: 8,
+      named: "table-two-line-rows")
+  }
 }

@@ -9,10 +9,12 @@ public struct FlightOfferRow: Hashable, Sendable {
   public var price: String
   /// `08:05 SFO → 16:40 JFK` per direction.
   public var times: [String]
-  /// `nonstop`, `1 stop via FRA`.
-  public var stops: String
-  /// `5h 35m` (all directions).
-  public var duration: String
+  /// Per direction, outbound first: `nonstop`, `1 stop via FRA`. A round trip's directions each
+  /// keep their own connections (never `2 stops via BOS, BOS` for the two together).
+  public var stops: [String]
+  /// Per direction, outbound first, from departure to arrival: `5h 35m` (never a round trip's two
+  /// added into one).
+  public var duration: [String]
   /// `UA, LH`.
   public var carriers: String
 
@@ -20,9 +22,11 @@ public struct FlightOfferRow: Hashable, Sendable {
     self.offer = offer
     price = environment.display(offer.price)
     times = offer.itineraries.map(FlightText.times)
-    let via = offer.itineraries.flatMap(\.connectionAirports)
-    stops = FlightText.stops(offer.stops) + (via.isEmpty ? "" : " via \(via.joined(separator: ", "))")
-    duration = FlightText.duration(offer.durationMinutes)
+    stops = offer.itineraries.map { itinerary in
+      let via = itinerary.connectionAirports
+      return FlightText.stops(itinerary.stops) + (via.isEmpty ? "" : " via \(via.joined(separator: ", "))")
+    }
+    duration = offer.itineraries.map { FlightText.duration($0.durationMinutes) }
     carriers = offer.carriers.joined(separator: ", ")
   }
 }

@@ -73,7 +73,7 @@ final class FlightResultsScreen: Screen {
     selection.count = rows.count
     let directions = rows.map(\.times.count).max() ?? 1
     let body = area.inset(top: 3, bottom: directions + 1)
-    visibleRows = Table.visibleRows(in: body)
+    visibleRows = Table.visibleRows(in: body, rowHeight: directions)
     selection.scroll(visibleRows: visibleRows)
     Table(
       columns: [
@@ -81,9 +81,13 @@ final class FlightResultsScreen: Screen {
         .init("Carriers", .fill(1)), .init("Price", .length(11), alignment: .trailing),
       ],
       rows: rows.map { row in
-        [times(row), row.stops, row.duration, row.carriers, row.price]
+        // A round trip's row takes a line per direction: its times, stops and duration.
+        [
+          row.times.joined(separator: "\n"), row.stops.joined(separator: "\n"), row.duration.joined(separator: "\n"),
+          row.carriers, row.price,
+        ]
       }, state: selection
-    ).render(in: body, into: &buffer)
+    ).rowHeight(directions).render(in: body, into: &buffer)
     guard let index = selection.selected, rows.indices.contains(index) else { return }
     let offer = rows[index].offer
     for (number, itinerary) in offer.itineraries.enumerated() {
@@ -96,17 +100,6 @@ final class FlightResultsScreen: Screen {
       Label(Line([Span(number == 0 ? "Out   " : "Back  ", style: theme.muted), Span(text)]))
         .render(in: area.row(area.height - directions + number), into: &buffer)
     }
-  }
-
-  /// One direction as the row shows it (`08:05 SFO → 16:40 JFK`); a round trip's directions
-  /// without the airports (`08:05→16:40 · 18:00→21:30 +1`), which the lines under the table spell out.
-  private func times(_ row: FlightOfferRow) -> String {
-    guard row.offer.itineraries.count > 1 else { return row.times.joined(separator: " · ") }
-    return row.offer.itineraries.map { itinerary in
-      let days = itinerary.departure.localDate.days(to: itinerary.arrival.localDate)
-      let mark = days == 0 ? "" : days > 0 ? " +\(days)" : " \(days)"
-      return "\(itinerary.departure.localTimeText)→\(itinerary.arrival.localTimeText)\(mark)"
-    }.joined(separator: " · ")
   }
 
   func handle(_ key: Key) -> KeyResult {
