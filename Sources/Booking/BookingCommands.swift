@@ -123,9 +123,14 @@ public enum BookingCommands {
       ],
       action: { invocation in
         let request = try parseSearch(invocation, homeAirport: services.homeAirport)
-        let offers = try services.flights(invocation.context).search(request)
+        let flights = try services.flights(invocation.context)
+        let offers = try flights.search(request)
+        // An empty result says which condition emptied it (asked of the service, not guessed).
+        let empty =
+          offers.isEmpty && !invocation.context.json
+          ? try EmptyFlightSearch(request: request, search: flights.search) : nil
         try invocation.context.emit(json: ["offers": offers]) {
-          FlightText.offers(offers, request: request, money: invocation.context.money)
+          empty?.commandLineText ?? FlightText.offers(offers, request: request, money: invocation.context.money)
         }
       }
     )

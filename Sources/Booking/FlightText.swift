@@ -41,8 +41,8 @@ public enum FlightText {
     -> String
   {
     guard !offers.isEmpty else {
-      return
-        "No flights from \(request.origin) to \(request.destination) on \(request.departureDate) with at most \(stops(request.maxStops)) (try --max-stops 2 or another date)."
+      // Which condition emptied it takes more searches: `EmptyFlightSearch` (what `search` prints).
+      return EmptyFlightSearch(request: request, conditions: []).commandLineText
     }
     var lines: [String] = []
     for (number, offer) in offers.enumerated() {

@@ -264,6 +264,23 @@ import Testing
         == "No flights from SFO to LHR on 2026-12-20 nonstop: try more stops or another date.")
   }
 
+  /// QA: an empty search names the condition that emptied it, found by asking the service (here:
+  /// the cabin, as other classes are sold), in the screen's words.
+  @Test func emptySearch_namesTheCabinWhenOtherClassesAreSold() {
+    let model = FlightSearchViewModel(environment: environment())
+    model.origin.textChanged("FRA")
+    model.destination.textChanged("SYD")
+    model.departureDateChanged(StubFlights.day(30).description)
+    model.cabinChanged(.first)
+    model.searchTapped()
+    settle()
+    #expect(model.rows.isEmpty)
+    #expect(
+      model.errorMessage
+        == "No flights from FRA to SYD on \(StubFlights.day(30)) in First with at most 1 stop: First is not sold on "
+        + "this route that day; Economy, Premium economy and Business are (choose another class).")
+  }
+
   /// #14: sorting and filtering ask the service with the sort and filters in the request (so they
   /// see every offer of the search, not the first part of it), and a new search starts without them.
   @Test func filtersAskForEveryOffer_andANewSearchResetsThem() {
@@ -480,6 +497,7 @@ final class ScriptedFlights: FlightSearching, @unchecked Sendable {
     if request.origin == "XXQ" {
       throw ServiceError.invalid("unknown_place", "unknown airport \"XXQ\": expected an IATA code like SFO")
     }
+    if request.cabin == .first { return [] }  // no First on these routes
     let day = request.departureDate
     let offers = [
       Self.offer(day, [("LH", 778, "FRA", "SIN", 600), ("LH", 1, "SIN", "SYD", 450)], layover: 120, price: 1000),

@@ -111,11 +111,13 @@ public final class FlightSearchViewModel {
   struct SearchOutcome {
     var result: Result<[FlightOffer], ServiceError>
     var isFiltered: Bool
+    /// Which condition emptied an empty unfiltered search (nil: not empty, or not found out).
+    var empty: EmptyFlightSearch?
   }
 
   /// The last search's answer, set by the search pipeline's `assign(to:on:)`.
   private var outcome: SearchOutcome? {
-    didSet { if let outcome { received(outcome.result, isFiltered: outcome.isFiltered) } }
+    didSet { if let outcome { received(outcome.result, isFiltered: outcome.isFiltered, empty: outcome.empty) } }
   }
 
   /// - Parameter today: today from the app's clock (``TravelToday``): a departure past at every
@@ -219,20 +221,40 @@ public final class FlightSearchViewModel {
       return flights.searchPublisher(priced)
     }
     .subscribe(on: environment.backgroundQueue)
-    .map { SearchOutcome(result: .success($0), isFiltered: isFiltered) }
+    .flatMap { [background = environment.backgroundQueue] offers -> AnyPublisher<SearchOutcome, ServiceError> in
+      let found = SearchOutcome(result: .success(offers), isFiltered: isFiltered)
+      guard offers.isEmpty, !isFiltered else {
+        return Just(found).setFailureType(to: ServiceError.self).eraseToAnyPublisher()
+      }
+      // An empty search asks the service which condition emptied it (a few more searches, on the
+      // background queue); if that fails, the message stays general.
+      return Deferred {
+        Future<SearchOutcome, ServiceError> { promise in
+          var outcome = found
+          var asked = request
+          if asked.currency == nil { asked.currency = currency() }
+          outcome.empty = try? EmptyFlightSearch(request: asked, search: flights.search)
+          promise(.success(outcome))
+        }
+      }
+      .subscribe(on: background)
+      .eraseToAnyPublisher()
+    }
     .catch { Just(SearchOutcome(result: .failure($0), isFiltered: isFiltered)) }
     .receive(on: environment.mainQueue)
     .map(Optional.some)
     .assign(to: \.outcome, on: self)
   }
 
-  private func received(_ result: Result<[FlightOffer], ServiceError>, isFiltered: Bool) {
+  private func received(
+    _ result: Result<[FlightOffer], ServiceError>, isFiltered: Bool, empty: EmptyFlightSearch? = nil
+  ) {
     isSearching = false
     let offers: [FlightOffer]
     switch result {
     case .success(let found):
       offers = found
-      errorMessage = found.isEmpty && !isFiltered ? searched.map(Self.noFlightsMessage) : nil
+      errorMessage = found.isEmpty && !isFiltered ? empty?.screenText ?? searched.map(Self.noFlightsMessage) : nil
       if !isFiltered { searchedCount = found.count }
     case .failure(let error):
       offers = []
