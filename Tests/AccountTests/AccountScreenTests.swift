@@ -102,6 +102,29 @@ import Testing
     #expect(screen.token == nil)
   }
 
+  /// QA: a sign-in that failed from the button puts the cursor back in the (cleared) password, so
+  /// retyping it is typed there: `q` does not quit, a digit does not switch tabs, and the password
+  /// typed again signs in.
+  @Test func signIn_failedFromTheButton_retypingGoesIntoThePassword() throws {
+    _ = try services.signUp(email: "ada@example.com", password: "correct horse", firstName: "Ada", lastName: "Lovelace")
+    let (app, screen, _) = makeApp()
+    type("ada@example.com", into: app)
+    app.handle(.enter)
+    type("wrong", into: app)
+    app.handle(.tab)  // to the button
+    app.handle(.enter)
+    settle()
+    #expect(frame(app).contains("Email or password is wrong"))
+    #expect(screen.isEditingText)
+    type("q3", into: app)
+    #expect(app.exitStatus == nil)
+    for _ in 0..<2 { app.handle(.backspace) }
+    type("correct horse", into: app)
+    app.handle(.enter)
+    settle()
+    #expect(screen.token != nil)
+  }
+
   /// Ctrl-N, then the five fields; Enter on the last one (or on the button) submits.
   func signUp(
     _ app: InteractiveApp, email: String, first: String, last: String, password: String, withButton: Bool = false

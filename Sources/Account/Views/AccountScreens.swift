@@ -168,7 +168,8 @@ public final class AccountScreen: Screen {
       self?.changed.send()
     }.store(in: &subscriptions)
     model.$errorMessage.sink { [weak self] message in
-      if let message { self?.form.message = message }
+      // The cursor back in the password after a failure: typed keys stay in the form.
+      if let message { self?.form.signInFailed(message) }
       self?.changed.send()
     }.store(in: &subscriptions)
   }

@@ -82,9 +82,11 @@ public final class AgentQueueScreen: Screen {
       Label("Reading the agent session…", style: buffer.theme.muted).render(in: area.row(1), into: &buffer)
     case .signedOut(let message):
       var state = form
-      if message != nil || form.isSubmitting {
+      if form.isSubmitting {
+        state.signInFailed(message)  // the cursor back in the password: typed keys stay in the form
+        form = state
+      } else if message != nil, state.message != message {
         state.message = message
-        state.isSubmitting = false
         form = state
       }
       Label("Agents sign in here (travel-server agents add creates them).", style: buffer.theme.muted)

@@ -284,7 +284,8 @@ public final class SignInSheetScreen: Screen {
       self?.changed.send()
     }.store(in: &subscriptions)
     model.$signInMessage.dropFirst().sink { [weak self] message in
-      self?.form.message = message
+      // A failed sign-in puts the cursor back in the password (typed keys stay in the form).
+      if let message { self?.form.signInFailed(message) } else { self?.form.message = nil }
       self?.changed.send()
     }.store(in: &subscriptions)
     // Signed in here, or found signed in by a refresh (e.g. in another tab or shell): back to the

@@ -25,6 +25,17 @@ public struct SignInFormState: Hashable, Sendable {
     self.email.text = email
   }
 
+  /// A sign-in that failed with `message` (nil: no message): the message shown, the password
+  /// cleared and focused (the email when it is empty), so that retyping goes into the field, never
+  /// to the screen or the shell as keys (on the button, a digit would switch tabs and `q` quit).
+  public mutating func signInFailed(_ message: String?) {
+    self.message = message
+    isSubmitting = false
+    password.text = ""
+    focus = email.text.isEmpty ? .email : .password
+    hasLeftField = false
+  }
+
   /// Whether a text field has focus (then `q` is typed, not a quit).
   public var isEditingText: Bool { focus != .submit && !hasLeftField }
 
