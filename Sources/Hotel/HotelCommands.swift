@@ -84,9 +84,15 @@ public enum HotelCommands {
       ],
       action: { invocation in
         let request = try searchRequest(invocation)
-        let result = try environment.service(invocation.context).search(request)
+        let service = try environment.service(invocation.context)
+        let result = try service.search(request)
+        // An empty result says which condition emptied it (asked of the service, not guessed).
+        let empty =
+          result.offers.isEmpty && !invocation.context.json
+          ? try EmptyHotelSearch(
+            request: request, center: result.center, search: service.search, markers: service.mapMarkers) : nil
         try invocation.context.emit(json: SearchDocument(offers: result.offers.map(SearchOffer.init))) {
-          HotelText.searchResult(result, request: request, money: invocation.context.money)
+          HotelText.searchResult(result, request: request, money: invocation.context.money, empty: empty)
         }
       }
     )

@@ -5,7 +5,11 @@ import Foundation
 enum HotelText {
   static func stars(_ n: Int) -> String { String(repeating: "*", count: n) + String(repeating: " ", count: 5 - n) }
 
-  static func searchResult(_ result: HotelSearchResult, request: HotelSearchRequest, money: MoneyFormat) -> String {
+  /// The offers found; when there are none, `empty`'s explanation of which condition emptied the
+  /// search (``EmptyHotelSearch``), else a general one.
+  static func searchResult(
+    _ result: HotelSearchResult, request: HotelSearchRequest, money: MoneyFormat, empty: EmptyHotelSearch? = nil
+  ) -> String {
     let nights = request.checkIn.days(to: request.checkOut)
     var lines = [
       "Hotels within \(HotelMapSVG.number(result.radiusKm)) km of \(result.center.name), \(request.checkIn) → \(request.checkOut) "
@@ -14,7 +18,9 @@ enum HotelText {
     ]
     if result.offers.isEmpty {
       lines.append(
-        "No hotel in the area has a room free on every night of the stay; try other dates or a larger --radius-km.")
+        empty?.commandLineText
+          ?? "No hotel in the area has a room free on every night of the stay as asked: try other dates, a larger "
+          + "--radius-km or fewer conditions.")
     }
     for offer in result.offers {
       lines.append(

@@ -222,6 +222,41 @@ import Testing
         + "2026-12-23: try other dates or another place.")
   }
 
+  /// QA: an empty search is explained by asking the service: with 1 guest in 1 room, and the
+  /// hotels on the map within the radius — the open sea has no hotel (not "no room free"), hotels
+  /// that are full say so, and a party too large for any hotel is named.
+  @Test func emptySearch_namesNoHotel_fullHotels_orTheParty() {
+    let map = "map \(EmptyHotelSearch.area(around: FakeHotelService.center, radiusKm: 10).south)"
+    var none = HotelTestData.result
+    none.offers = []
+    none.matched = 0
+    let marker = HotelMapMarker(latitude: 48.86, longitude: 2.34, count: 12, hotelId: nil, stars: nil)
+    let cases: [(relaxed: HotelSearchResult, markers: [HotelMapMarker], message: String)] = [
+      (none, [], "There is no hotel within 10 km of Paris: try another place or a larger radius."),
+      (
+        none, [marker],
+        "The hotels within 10 km of Paris are full on at least one night from 2026-12-20 to 2026-12-23: try other "
+          + "dates or another place."
+      ),
+      (
+        HotelTestData.result, [],
+        "No hotel within 10 km of Paris has a room for 2 guests free on every night from 2026-12-20 to 2026-12-23 "
+          + "as asked: none has a room for 2 guests free together (fewer guests or rooms)."
+      ),
+    ]
+    for (relaxed, markers, message) in cases {
+      let model = HotelResultsViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
+      model.search(HotelTestData.request)
+      remote.answer("search Paris", none)
+      scheduler.advance()
+      #expect(remote.searchRequests.last.map { ($0.guests, $0.rooms, $0.limit) } ?? (0, 0, 0) == (1, 1, 1))
+      remote.answer("search Paris", relaxed)
+      remote.answer(map, markers)
+      scheduler.advance()
+      #expect(model.emptyMessage == message)
+    }
+  }
+
   @Test func failedSearch_showsTheMessage() {
     let model = HotelResultsViewModel(client: remote.client, scheduler: scheduler.eraseToAnyScheduler())
     model.search(HotelTestData.request)

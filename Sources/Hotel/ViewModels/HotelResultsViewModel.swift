@@ -49,6 +49,10 @@ public final class HotelResultsViewModel {
   @Published public private(set) var offers: [HotelOffer] = []
   @Published public private(set) var isLoading = false
   @Published public private(set) var errorMessage: String?
+  /// Which condition emptied the last search when it found nothing (``EmptyHotelSearch``: no
+  /// hotel in the area, hotels full, or too many guests or rooms), asked of the service after the
+  /// empty answer; nil meanwhile, after a failure to find out, and while there are offers.
+  @Published public private(set) var emptySearch: EmptyHotelSearch?
   @Published public private(set) var rows: [String: HotelRowState] = [:]
   @Published public private(set) var sort: HotelSortOrder = .price
   @Published public private(set) var filter = HotelResultFilter()
@@ -73,6 +77,7 @@ public final class HotelResultsViewModel {
       let offers = searchedMatched == 1 ? "the 1 offer" : "the \(searchedMatched) offers"
       return "None of \(offers) of this search \(conditions.joined(separator: " and ")): press f to change the filter."
     }
+    if let emptySearch { return emptySearch.screenText }
     let rooms = request.rooms == 1 ? "a room" : "\(request.rooms) rooms"
     let guests = request.guests == 1 ? "1 guest" : "\(request.guests) guests"
     let radius = request.radiusKm.rounded() == request.radiusKm ? "\(Int(request.radiusKm))" : "\(request.radiusKm)"
@@ -122,6 +127,8 @@ public final class HotelResultsViewModel {
     cache = [:]
     rows = [:]
     errorMessage = nil
+    emptySearch = nil
+    explaining = nil
     searchedMatched = 0
     isLoading = true
     requests.send(request)
@@ -202,13 +209,38 @@ public final class HotelResultsViewModel {
     case .success(let value):
       all = value.offers
       matched = value.matched
-      if !isFilteredAtTheService { searchedMatched = value.matched }
+      if !isFilteredAtTheService {
+        searchedMatched = value.matched
+        if value.offers.isEmpty, let request { explain(request, center: value.center) }
+      }
       arrange()
     case .failure(let error):
       all = []
       offers = []
       errorMessage = ScreenText.message(for: error)
     }
+  }
+
+  /// The search that is finding out why the last search was empty.
+  private var explaining: AnyCancellable?
+
+  /// Asks the service why `request` found nothing: the search with 1 guest in 1 room (the form's
+  /// only conditions; stars, price and amenities are this model's filters), and the hotels on the
+  /// map within the radius.
+  private func explain(_ request: HotelSearchRequest, center: HotelSearchCenter) {
+    let area = EmptyHotelSearch.area(around: center, radiusKm: request.radiusKm)
+    explaining = client.search(EmptyHotelSearch.relaxed(request)).zip(client.mapMarkers(area, 50))
+      .map { relaxed, markers -> EmptyHotelSearch? in
+        if !relaxed.offers.isEmpty {
+          guard request.guests > 1 || request.rooms > 1 else { return nil }  // not the form's to explain
+          return EmptyHotelSearch(request: request, cause: .conditions([.party]))
+        }
+        let hotels = markers.reduce(0) { $0 + $1.count }
+        return EmptyHotelSearch(request: request, cause: hotels == 0 ? .noHotels : .fullyBooked)
+      }
+      .replaceError(with: nil)
+      .receive(on: scheduler)
+      .sink { [weak self] explanation in self?.emptySearch = explanation }
   }
 
   private func arrange() {

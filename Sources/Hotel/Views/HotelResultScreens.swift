@@ -24,7 +24,7 @@ final class HotelResultsScreen: Screen {
   }
 
   var changes: AnyPublisher<Void, Never> {
-    anyChange([model.$offers.void, model.$isLoading.void, model.$errorMessage.void])
+    anyChange([model.$offers.void, model.$isLoading.void, model.$errorMessage.void, model.$emptySearch.void])
   }
   var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
   var isAnimating: Bool { model.isLoading }
