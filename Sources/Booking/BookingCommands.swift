@@ -241,7 +241,7 @@ public enum BookingCommands {
         guard names.count == id.adults else {
           throw ServiceError.invalid(
             "passenger_count",
-            "the offer is for \(id.adults) adult(s) but \(names.count) --passenger given: expected one --passenger \"Given Family\" per adult"
+            "the offer is for \(id.adults) adult\(id.adults == 1 ? "" : "s") but \(names.count) --passenger given: expected one --passenger \"Given Family\" per adult"
           )
         }
         let passengers = try names.map(PassengerName.init(parsing:))

@@ -57,7 +57,9 @@ enum SeatAndPassCommands {
         let legs = maps.legs.filter { legOption == nil || $0.leg == legOption }
         guard !legs.isEmpty else {
           throw ServiceError.invalid(
-            "invalid_leg", "reservation \(id) has \(maps.legs.count) leg(s): expected --leg 1 to \(maps.legs.count)")
+            "invalid_leg",
+            "reservation \(id) has \(maps.legs.count) leg\(maps.legs.count == 1 ? "" : "s"): expected --leg 1 to \(maps.legs.count)"
+          )
         }
         struct Document: Encodable {
           var reservationId: String

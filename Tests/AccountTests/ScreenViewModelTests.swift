@@ -220,6 +220,26 @@ import Testing
     #expect(services.receivedNumbers.isEmpty)
   }
 
+  /// QA: a card wrong in every field says so for each field, the message names the first thing to
+  /// fix and how many more there are, and a new form starts without the old message.
+  @Test func addCard_everyBadFieldIsJudged_andTheMessageDoesNotOutliveTheForm() throws {
+    let services = InMemoryServices()
+    let token = try services.signedInAda()
+    let scheduler = DispatchQueue.test
+    let viewModel = PaymentCardsViewModel(client: services.client(scheduler), token: token)
+    viewModel.addCardSubmitted(number: "4242424242424241", expiry: "13/24", cvc: "12a")
+    scheduler.advance()
+    #expect(Set(viewModel.problems.keys) == [.number, .expiry, .cvc])
+    #expect(
+      viewModel.errorMessage
+        == "Card number fails the Luhn check: check the digits for a typo (2 more problems: see each field)")
+    #expect(viewModel.firstProblem == viewModel.errorMessage)
+    #expect(services.receivedNumbers.isEmpty)
+    viewModel.formReset()
+    #expect(viewModel.errorMessage == nil)
+    #expect(viewModel.firstProblem == nil)
+  }
+
   /// #14 Forms: the add form is judged as typed — the number once it has its brand's digits, the
   /// expiry at five characters, any field when left.
   @Test func addForm_judgedAsTyped() throws {

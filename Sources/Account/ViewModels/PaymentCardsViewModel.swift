@@ -86,10 +86,22 @@ public final class PaymentCardsViewModel {
     check(field, complete: true)
   }
 
-  /// The add form was opened or closed: nothing typed, nothing to say.
+  /// The add form was opened or closed: nothing typed, nothing to say (also no message left from
+  /// the form before).
   public func formReset() {
     typed = [:]
     problems = [:]
+    errorMessage = nil
+  }
+
+  /// The first thing to fix in the add form, in the form's order (number, expiry, CVC), with how
+  /// many more there are: `Card number fails the Luhn check … (2 more problems: see each field)`;
+  /// nil when no field has a problem.
+  public var firstProblem: String? {
+    let found = [Field.number, .expiry, .cvc].compactMap { problems[$0] }
+    guard let first = found.first else { return nil }
+    let more = found.count - 1
+    return more == 0 ? first : "\(first) (\(more) more problem\(more == 1 ? "" : "s"): see each field)"
   }
 
   /// Judges `field`: a problem when invalid and `complete`; none when valid; an incomplete
@@ -123,6 +135,13 @@ public final class PaymentCardsViewModel {
   /// The user filled in the add-card form. The fields are checked here first (brand, length,
   /// Luhn, expiry through the end of its month in the user's calendar, CVC length).
   public func addCardSubmitted(number: String, expiry: String, cvc: String) {
+    // Every field judged as it is, so each says what is wrong with it, not only the first.
+    typed = [.number: number, .expiry: expiry, .cvc: cvc]
+    for field in [Field.number, .expiry, .cvc] { check(field, complete: true) }
+    if let firstProblem {
+      errorMessage = firstProblem
+      return
+    }
     let card: PaymentCardValidation.ValidatedCard
     do {
       card = try PaymentCardValidation.validate(

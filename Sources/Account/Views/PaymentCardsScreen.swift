@@ -150,7 +150,8 @@ final class PaymentCardsScreen: Screen {
       addForm.render(in: Rect(x: area.x + 1, y: y + 3, width: area.width - 1, height: 5), into: &buffer)
       // What the focused field takes, or what is wrong with it.
       let fields: [PaymentCardsViewModel.Field] = [.number, .expiry, .cvc]
-      let problem = fields.indices.contains(addForm.focus) ? model.problems[fields[addForm.focus]] : nil
+      // On the button: the first thing to fix in the form.
+      let problem = fields.indices.contains(addForm.focus) ? model.problems[fields[addForm.focus]] : model.firstProblem
       Paragraph(problem ?? addForm.focusedHint, style: problem == nil ? buffer.theme.muted : buffer.theme.warning)
         .render(in: Rect(x: area.x + 1, y: y + 8, width: area.width - 1, height: 2), into: &buffer)
     }

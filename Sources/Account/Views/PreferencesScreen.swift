@@ -70,6 +70,12 @@ final class PreferencesScreen: Screen {
   var hintLine: (String, Bool) {
     if appearanceFocused { return ("Light, dark or system (the terminal's): saved and applied at once.", false) }
     if let field = Self.field(form.focus), let problem = model.problems[field] { return (problem, true) }
+    // On the button: the first thing to fix in the form.
+    if Self.field(form.focus) == nil, !appearanceFocused,
+      let first = (0..<3).lazy.compactMap({ Self.field($0) }).compactMap({ self.model.problems[$0] }).first
+    {
+      return (first, true)
+    }
     switch form.focus {
     case 0: return ("An ISO 4217 code: prices are shown and charged in it (USD, EUR, GBP, JPY, …).", false)
     case 1: return ("en (English) or de (Deutsch).", false)

@@ -105,8 +105,10 @@ final class SignUpScreen: Screen {
     form.render(
       in: Rect(x: area.x + 1, y: area.y + 3, width: area.width - 1, height: 7), into: &buffer,
       buttonTitle: model.isSigningUp ? "Signing up…" : nil)
-    // What the focused field takes, or what is wrong with it.
-    let problem = Self.fields.indices.contains(form.focus) ? model.problems[Self.fields[form.focus]] : nil
+    // What the focused field takes, or what is wrong with it; on the button, the first thing to fix.
+    let problem =
+      Self.fields.indices.contains(form.focus)
+      ? model.problems[Self.fields[form.focus]] : Self.fields.lazy.compactMap { self.model.problems[$0] }.first
     Label(problem ?? form.focusedHint, style: problem == nil ? buffer.theme.muted : buffer.theme.warning)
       .render(in: area.row(11).inset(left: 1), into: &buffer)
     if let message {

@@ -41,7 +41,9 @@ final class HotelResultsScreen: Screen {
     Label(
       Line([
         Span("\(request.place)", style: theme.accent),
-        Span("  \(request.checkIn) → \(request.checkOut) · \(request.guests) guests · \(request.rooms) room(s)"),
+        Span(
+          "  \(request.checkIn) → \(request.checkOut) · \(request.guests) guest\(request.guests == 1 ? "" : "s") · "
+            + "\(request.rooms) room\(request.rooms == 1 ? "" : "s")"),
       ])
     ).render(in: area.row(0), into: &buffer)
     // When the place has more offers than one answer holds, say so (a sort or filter asks again).
