@@ -26,7 +26,7 @@ let root = Command(
       help: "Connections (HTTP and WebSocket) served at once, 1 to 1,000,000; more wait to be accepted.",
       default: "4096"),
     ServerCommandLine.databaseOption,
-  ],
+  ] + ServerCommandLine.signInOptions,
   examples: [
     "", "--listen 127.0.0.1:9090 --data-dir /tmp/travel-server",
     "--database postgresql://travel@db.example/travel?sslmode=require", "agents add --email grace@agency.example",

@@ -30,7 +30,57 @@ public enum ServerCommandLine {
       host: host, port: port, dataDirectory: invocation.context.dataDirectory, tlsCertificate: cert, tlsKey: key,
       transport: transport, flightStatus: try FlightsWiring.status(context: invocation.context))
     configuration.database = try database(invocation)
+    configuration.signInsPerAddress = try signInLimit(invocation, "sign-ins-per-address", default: 30)
+    configuration.signInsPerEmail = try signInLimit(invocation, "sign-ins-per-email", default: 10)
+    if let text = invocation.value("trusted-proxy") {
+      configuration.trustedProxies = try trustedProxies(text)
+    }
     return configuration
+  }
+
+  /// The sign-in limit options (attempts a minute; see ``TravelServer/Configuration``).
+  public static let signInOptions: [OptionSpec] = [
+    .option(
+      "sign-ins-per-address", "N",
+      help: "Sign-in and sign-up attempts a minute from one client address (1 to 1,000,000; shared by every "
+        + "server on one database).", default: "30"),
+    .option(
+      "sign-ins-per-email", "N", help: "Sign-in and sign-up attempts a minute for one email (1 to 1,000,000).",
+      default: "10"),
+    .option(
+      "trusted-proxy", "ADDRESS[,ADDRESS]",
+      help: "Reverse proxies (nginx) whose X-Real-IP header names the client, for the sign-in limit and the "
+        + "access log; default: none."),
+  ]
+
+  /// `--sign-ins-per-address N` / `--sign-ins-per-email N`: 1…1,000,000.
+  /// - Throws: ``CLIError`` usage (exit 2) naming what is accepted.
+  static func signInLimit(_ invocation: Invocation, _ name: String, default value: Int) throws -> Int {
+    guard let text = invocation.value(name) else { return value }
+    guard let count = Int(text), (1...1_000_000).contains(count) else {
+      throw CLIError.usage(
+        "invalid --\(name) \"\(EchoedInput.escaped(text))\": expected a whole number from 1 to 1,000,000 "
+          + "(default \(value))")
+    }
+    return count
+  }
+
+  /// `--trusted-proxy 127.0.0.1[,::1]`: IPv4 or IPv6 addresses, comma-separated.
+  /// - Throws: ``CLIError`` usage (exit 2) naming the address that is not one.
+  static func trustedProxies(_ text: String) throws -> Set<String> {
+    var addresses = Set<String>()
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let address = part.trimmingCharacters(in: .whitespaces)
+      var v4 = in_addr()
+      var v6 = in6_addr()
+      guard inet_pton(AF_INET, address, &v4) == 1 || inet_pton(AF_INET6, address, &v6) == 1 else {
+        throw CLIError.usage(
+          "invalid --trusted-proxy \"\(EchoedInput.escaped(address))\": expected IP addresses like 127.0.0.1 or "
+            + "::1, separated by commas")
+      }
+      addresses.insert(address)
+    }
+    return addresses
   }
 
   /// The option naming the store's database (`travel-server`, `agents add`, `agents list`).

@@ -32,6 +32,10 @@ public final class TravelServer: Sendable {
     public var signInsPerAddress: Int
     public var signInsPerEmail: Int
     public var signInWindow: TimeInterval
+    /// The addresses of reverse proxies (nginx) in front of the server: a request from one of
+    /// them is counted (sign-in limit) and logged as coming from the address its `X-Real-IP`
+    /// header names. Empty by default: headers are never trusted from anyone else.
+    public var trustedProxies: Set<String> = []
     /// The topics of `/v1/stream`.
     public var topics: [TopicDefinition]
     /// How often the change feed is read when nothing wakes the hub (seconds); nil: every 0.05 s
@@ -126,8 +130,10 @@ public final class TravelServer: Sendable {
     transport.tlsCertificate = configuration.tlsCertificate
     transport.tlsKey = configuration.tlsKey
     transport.webSocketPaths.insert(Self.streamPath)
+    let proxies = configuration.trustedProxies
     let routes = HTTPServer.Routes(
       http: { request in
+        let request = Self.behindProxies(request, proxies)
         let response = Self.answer(request, router: router, backend: backend, state: state)
         if request.method != "GET", response.status < 300 { hub.nudge() }
         return response
@@ -135,7 +141,8 @@ public final class TravelServer: Sendable {
       rejection: { _, rejection in Self.reject(rejection) },
       webSocket: { socket in StreamSession(socket: socket, hub: hub, backend: backend).start() },
       completed: { request, response, seconds in
-        log.record(request, response, seconds: seconds, errorCode: Self.errorCode(of: response))
+        log.record(
+          Self.behindProxies(request, proxies), response, seconds: seconds, errorCode: Self.errorCode(of: response))
       })
     do {
       http = try HTTPServer(configuration: transport, routes: routes)
@@ -212,6 +219,19 @@ public final class TravelServer: Sendable {
         return Self.error(ServiceError(wrapping: error))
       }
     }
+  }
+
+  /// `request` as sent by the client behind a trusted proxy: its address is the proxy's
+  /// `X-Real-IP` (an IPv4 or IPv6 address; anything else is ignored) when the peer is one of
+  /// `proxies`, else unchanged.
+  static func behindProxies(_ request: HTTPRequest, _ proxies: Set<String>) -> HTTPRequest {
+    guard !proxies.isEmpty, proxies.contains(request.remoteAddress),
+      let real = request.header("x-real-ip")?.trimmingCharacters(in: .whitespaces), !real.isEmpty, real.count <= 45,
+      real.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" })
+    else { return request }
+    var forwarded = request
+    forwarded.remoteAddress = real
+    return forwarded
   }
 
   /// 405 `method_not_allowed` with `Allow` (RFC 9110 §15.5.6), naming the methods the path takes.

@@ -1,6 +1,8 @@
 import Common
+import Foundation
 import Glibc
 import Testing
+import Transport
 
 @testable import Server
 
@@ -15,6 +17,22 @@ import Testing
       #expect(error?.message.contains("--max-connections") == true)
       #expect(error?.message.contains("1 to 1,000,000") == true)
     }
+  }
+
+  @Test func trustedProxies_takeIPAddresses_andOnlyTheirXRealIPIsBelieved() throws {
+    #expect(try ServerCommandLine.trustedProxies("127.0.0.1, ::1") == ["127.0.0.1", "::1"])
+    for bad in ["localhost", "10.0.0.300", "", "127.0.0.1,,::1"] {
+      let error = #expect(throws: CLIError.self) { try ServerCommandLine.trustedProxies(bad) }
+      #expect(error?.exitStatus == 2)
+      #expect(error?.message.contains("--trusted-proxy") == true)
+    }
+    var request = HTTPRequest(method: "POST", path: "/v1/sessions", remoteAddress: "127.0.0.1")
+    request.headers["x-real-ip"] = "203.0.113.7"
+    #expect(TravelServer.behindProxies(request, ["127.0.0.1"]).remoteAddress == "203.0.113.7")
+    #expect(TravelServer.behindProxies(request, []).remoteAddress == "127.0.0.1")
+    #expect(TravelServer.behindProxies(request, ["10.0.0.1"]).remoteAddress == "127.0.0.1")
+    request.headers["x-real-ip"] = "evil\r\nheader"
+    #expect(TravelServer.behindProxies(request, ["127.0.0.1"]).remoteAddress == "127.0.0.1")
   }
 
   @Test func allowDescriptors_raisesTheSoftLimit_andRefusesBeyondTheHardOne() throws {
