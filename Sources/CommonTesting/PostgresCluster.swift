@@ -93,8 +93,12 @@ public final class PostgresCluster: @unchecked Sendable {
   /// - Throws: ``Failure`` with what it printed when it exits with another status than 0.
   @discardableResult
   private func run(_ executable: String, _ arguments: [String], asPostgres: Bool? = nil) throws -> String {
+    // Run in the cluster's directory (`env -C`): as `postgres`, the tests' own working directory
+    // may be closed to that user (a fresh clone under a mode-700 temporary directory), and psql
+    // would print "could not change directory" into what it answers.
+    let inDirectory = ["/usr/bin/env", "-C", directory.path, executable]
     let command =
-      (asPostgres ?? self.asPostgres) ? ["/sbin/runuser", "-u", "postgres", "--", executable] : [executable]
+      (asPostgres ?? self.asPostgres) ? ["/sbin/runuser", "-u", "postgres", "--"] + inDirectory : inDirectory
     let argv = command + arguments
     let file = directory.appendingPathComponent("command-\(UUID().uuidString).out").path
     defer { unlink(file) }
