@@ -24,6 +24,7 @@ public final class MemoryBookingAccount: @unchecked Sendable {
   private var storedCards: [PaymentCard]
   private var signInCount = 0
   private var signOutCount = 0
+  private var signUpCount = 0
   private var changes = 0
   private let currency: String
   private var home: String?
@@ -40,6 +41,9 @@ public final class MemoryBookingAccount: @unchecked Sendable {
 
   /// How many sign-ins succeeded.
   public var signIns: Int { lock.withLock { signInCount } }
+  /// How many accounts were created through the account (``BookingAccount/signUp``; a new account
+  /// starts with no card).
+  public var signUps: Int { lock.withLock { signUpCount } }
   /// How many sign-outs were made through the account.
   public var signOuts: Int { lock.withLock { signOutCount } }
 
@@ -91,7 +95,38 @@ public final class MemoryBookingAccount: @unchecked Sendable {
           storedToken = nil
         }
       },
-      revision: { [self] in lock.withLock { "\(changes)" } })
+      revision: { [self] in lock.withLock { "\(changes)" } },
+      signUp: { [self] email, password, firstName, lastName in
+        guard email != Self.email else {
+          throw ServiceError(.refused, code: "email_taken", message: "an account with this email already exists")
+        }
+        guard password.count >= 10 else {
+          throw ServiceError(
+            .invalidInput, code: "password_too_short", message: "password is too short: use at least 10 characters")
+        }
+        return lock.withLock {
+          signUpCount += 1
+          signInCount += 1
+          changes += 1
+          storedToken = Self.token
+          storedCards = []
+          return Session(token: Self.token, expiresAt: Date(timeIntervalSince1970: 2_000_000_000))
+        }
+      },
+      addCard: { [self] card, token in
+        try lock.withLock {
+          guard token == Self.token else {
+            throw ServiceError(.unauthenticated, code: "session_expired", message: "your session has expired")
+          }
+          let stored = PaymentCard(
+            id: "card_\(storedCards.count + 1)", brand: PaymentCardValidation.brand(of: card.number).rawValue,
+            last4: String(card.number.suffix(4)),
+            expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, isDefault: storedCards.isEmpty)
+          storedCards.append(stored)
+          changes += 1
+          return stored
+        }
+      })
   }
 }
 

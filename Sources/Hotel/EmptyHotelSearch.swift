@@ -152,7 +152,9 @@ public struct EmptyHotelSearch: Hashable, Sendable {
           return "no room costs at most \(cap)\(currency) a night"
             + (screen ? " (raise the price cap)" : " (try a higher --max-price)")
         case .amenities:
-          let names = request.amenities.map(\.rawValue).joined(separator: ", ")
+          // The screen names them as its filter does (Wi-Fi); the command line as --amenities takes them.
+          let names =
+            screen ? Amenity.displayList(request.amenities) : request.amenities.map(\.rawValue).joined(separator: ", ")
           return "none with \(names) has room" + (screen ? " (choose fewer amenities)" : " (try fewer --amenities)")
         case .party:
           return "none has \(rooms) for \(guests) free together"

@@ -37,7 +37,7 @@ enum HotelText {
     var lines = [
       "\(hotel.name)  \(String(repeating: "*", count: hotel.stars))  rating \(hotel.guestRating)/10",
       "\(hotel.address), \(hotel.countryCode) · \(hotel.latitude), \(hotel.longitude) · time zone \(hotel.timeZone) · id \(hotel.id)",
-      "Amenities: \(hotel.amenities.map(\.rawValue).joined(separator: ", "))",
+      "Amenities: \(Amenity.displayList(hotel.amenities))",
       "Rooms: "
         + hotel.rooms.map { "\($0.count) \($0.roomType.rawValue) (sleeps \($0.roomType.capacity))" }.joined(
           separator: ", "),

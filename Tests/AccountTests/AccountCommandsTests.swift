@@ -271,7 +271,7 @@ import Testing
   }
 
   @Test(arguments: [
-    (["4242424242424241", "12/30", "123"], "card number fails the Luhn check"),
+    (["4242424242424241", "12/30", "123"], "card number is not valid (its last digit does not match the others)"),
     (["4242424242424242", "09/24", "123"], "card expired 09/24"),
     (["4242424242424242", "13/30", "123"], "invalid expiry \"13/30\""),
     (["4242424242424242", "12/30", "12"], "CVC must be 3 digits for Visa"),

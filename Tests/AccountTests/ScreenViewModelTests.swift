@@ -203,7 +203,10 @@ import Testing
   }
 
   @Test(arguments: [
-    ("4242424242424241", "12/30", "123", "Card number fails the Luhn check: check the digits for a typo"),
+    (
+      "4242424242424241", "12/30", "123",
+      "Card number is not valid (its last digit does not match the others): check the digits for a typo"
+    ),
     ("4242424242424242", "09/24", "123", "Card expired 09/24: use a card that is still valid"),
     ("4242424242424242", "12/30", "1234", "CVC must be 3 digits for Visa"),
   ])
@@ -232,7 +235,8 @@ import Testing
     #expect(Set(viewModel.problems.keys) == [.number, .expiry, .cvc])
     #expect(
       viewModel.errorMessage
-        == "Card number fails the Luhn check: check the digits for a typo (2 more problems: see each field)")
+        == "Card number is not valid (its last digit does not match the others): check the digits for a typo (2 more problems: see each field)"
+    )
     #expect(viewModel.firstProblem == viewModel.errorMessage)
     #expect(services.receivedNumbers.isEmpty)
     viewModel.formReset()
@@ -249,7 +253,9 @@ import Testing
     viewModel.numberChanged("424242424242424")
     #expect(viewModel.problems[.number] == nil)  // 15 digits of a Visa: still typing
     viewModel.numberChanged("4242424242424241")
-    #expect(viewModel.problems[.number] == "Card number fails the Luhn check: check the digits for a typo")
+    #expect(
+      viewModel.problems[.number]
+        == "Card number is not valid (its last digit does not match the others): check the digits for a typo")
     viewModel.numberChanged("4242424242424242")
     #expect(viewModel.problems[.number] == nil)
     viewModel.expiryChanged("09/2")

@@ -30,6 +30,21 @@ import Testing
     #expect(philadelphia.contains("AA") && !philadelphia.contains("US"))
   }
 
+  /// QA (#14): Berlin's flights used Tegel, closed in 2020, and `--to BER` had none.
+  @Test func closedAirports_theirFlightsUseTheSuccessor() throws {
+    let successors = try FlightNetworkInput.airportSuccessors()
+    #expect(successors["TXL"] == "BER" && successors["SXF"] == "BER" && successors["NAY"] == "PKX")
+    for closed in successors.keys.sorted() {
+      #expect(world.departures(from: closed, on: date).isEmpty, "\(closed) still has departures")
+    }
+    #expect(world.departures(from: "BER", on: date).count > 50)
+    #expect(!world.flights(from: "BER", to: "FRA", on: date).isEmpty)
+    #expect(!world.departures(from: "PKX", on: date).isEmpty)
+    // Each airline flies a moved route once (Tegel and Schönefeld both had some of them).
+    let berlin = world.departures(from: "BER", on: date).map { "\($0.flight)" }
+    #expect(Set(berlin).count == berlin.count)
+  }
+
   @Test func carrierNames_areTheAirlinesFlyingTheRoutes() {
     #expect(world.carrierName("VY") == "Vueling")
     #expect(world.carrierName("SQ") == "Singapore Airlines")

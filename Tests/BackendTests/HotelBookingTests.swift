@@ -69,6 +69,29 @@ import Testing
     #expect(try available(offer) == before)
   }
 
+  @Test func descriptionsAndStays_tellOneCheckInAndCheckOutTime() throws {
+    // #14: a description said "Check-in from 14:00" while the policy and the trip said 15:00.
+    let offers = try engine.search(
+      HotelSearchRequest(place: "Paris", checkIn: .of("2026-12-20"), checkOut: .of("2026-12-23"), guests: 2, limit: 200)
+    ).offers
+    let descriptions = try Set(offers.map(\.hotelId)).map { try engine.details(hotelId: $0).description }
+    let stating = descriptions.filter { $0.contains("Check-in from") }
+    #expect(!stating.isEmpty, "no description of \(descriptions.count) names the check-in time: widen the sample")
+    for text in stating {
+      #expect(
+        text.contains(
+          "Check-in from \(HotelCancellation.checkInHour):00, check-out by \(HotelCancellation.checkOutHour):00"))
+      #expect(!text.contains("{"), "a placeholder was left: \(text)")
+    }
+    let token = try backend.signedIn()
+    try backend.addCard(token: token)
+    let reservation = try engine.book(
+      HotelBookingRequest(offerId: try firstOffer().id, guestName: "Ada Lovelace"), token: token)
+    let paris = TimeZone(identifier: "Europe/Paris")!
+    #expect(reservation.startsAt == LocalDate.of("2026-12-20").instant(hour: HotelCancellation.checkInHour, in: paris))
+    #expect(reservation.endsAt == LocalDate.of("2026-12-23").instant(hour: HotelCancellation.checkOutHour, in: paris))
+  }
+
   @Test func cancellation_isFreeUntil15hTheDayBefore_inTheHotelsTime_thenCostsTheFirstNight() throws {
     let token = try backend.signedIn()
     try backend.addCard(token: token)

@@ -399,6 +399,9 @@ import Testing
       #expect(refusal.kind == .refused)
       #expect(refusal.details["reservationId"] == first.id)
       #expect(refusal.message.contains(first.id) && refusal.message.contains("--allow-duplicate"))
+      // Dates as a traveller reads them, never ISO 8601 (#14).
+      #expect(refusal.message.contains("check-in 20 Dec 2026"), "\(refusal.message)")
+      #expect(refusal.message.range(of: #"\d{4}-\d{2}-\d{2}T"#, options: .regularExpression) == nil)
     }
     #expect(try payments == 1)
     // Adjacent nights, another guest, another room type, or --allow-duplicate: booked.
@@ -436,6 +439,10 @@ import Testing
       let refusal = try #require(error { _ = try engine.book(CarBookingRequest(offerID: id, driverName: driver)) })
       #expect(refusal.code == "duplicate_booking")
       #expect(refusal.details["reservationId"] == first.id)
+      // The period held, as a traveller reads it (the reservation's own summary follows it).
+      let period = refusal.message.components(separatedBy: " (reservation").first ?? ""
+      #expect(period.range(of: #"\d{4}-\d{2}-\d{2}T"#, options: .regularExpression) == nil, "\(refusal.message)")
+      #expect(refusal.message.contains("Oct 2026, ") && refusal.message.contains("local time)"), "\(refusal.message)")
     }
     #expect(try payments == 1)
     // From the drop-off on, another driver, or --allow-duplicate: booked.
@@ -459,6 +466,8 @@ import Testing
     }
     #expect(refusal?.code == "duplicate_booking")
     #expect(refusal?.details["reservationId"] == first.id)
+    #expect(refusal?.message.contains("local time") == true, "\(refusal?.message ?? "")")
+    #expect(refusal?.message.range(of: #"\d{4}-\d{2}-\d{2}T"#, options: .regularExpression) == nil)
     let again = try? booking.book(
       FlightBookingRequest(offerID: current.id, passengers: [ada], allowDuplicate: true), token: token)
     #expect(again != nil)

@@ -60,7 +60,7 @@ import Testing
     } throws: { error in
       let error = error as? ServiceError
       return error?.code == "invalid_card_number" && error?.kind == .invalidInput
-        && error?.message.hasPrefix("card number fails the Luhn check") == true
+        && error?.message.hasPrefix("card number is not valid (its last digit does not match the others)") == true
     }
   }
 

@@ -71,7 +71,9 @@ import Testing
     #expect(model.selectedCardId == nil)
     #expect(!model.isReadyToPay)
     #expect(messages.values == [nil, CheckoutModel.noCardMessage])
-    #expect(CheckoutModel.noCardMessage.contains("account cards add"))
+    // #14: the app's words, never a shell command.
+    #expect(CheckoutModel.noCardMessage.contains("press a"))
+    #expect(!CheckoutModel.noCardMessage.contains("shell") && !CheckoutModel.noCardMessage.contains("'"))
     memory.setCards([.visa])
     model.refresh()
     scheduler.run()
@@ -289,6 +291,85 @@ import Testing
 }
 
 extension CheckoutSnapshotTests {
+  /// #14: a first-time traveller books without leaving the booking: Book → the sign-in sheet,
+  /// Ctrl-N → a new account (made and signed in), Book → the add-card sheet (a typo caught as typed),
+  /// the card added and chosen → Book charges it. No message sends them to a shell.
+  @Test func newTraveller_createsAnAccountAndAddsACard_inTheBooking() throws {
+    let memory = MemoryBookingAccount()
+    let booking = FakeBookingScreen(section: section(memory))
+    let app = InteractiveApp(
+      name: "hotel", tabs: [AppTab("Hotels", root: booking)], backend: backend, schedule: { $0() })
+    func type(_ text: String) { for character in text { app.handle(.character(character)) } }
+    app.handle(.enter)  // Book, signed out
+    let sheet = try #require(app.currentScreen as? SignInSheetScreen)
+    app.displayNow()
+    #expect(!backend.text.contains("shell"))
+    #expect(backend.text.contains("Ctrl-N"))
+    app.handle(.control("n"))
+    #expect(sheet.newAccount != nil)
+    type("Grace")
+    app.handle(.enter)
+    type("Hopper")
+    app.handle(.enter)
+    type("grace@example.com")
+    app.handle(.enter)
+    type("short")
+    app.handle(.enter)  // the service refuses a short password; the sheet stays
+    scheduler.run()
+    app.displayNow()
+    #expect(app.currentScreen === sheet)
+    #expect(backend.text.contains("at least 10 characters"))
+    for _ in 0..<5 { app.handle(.backspace) }
+    type("a long passphrase")
+    app.displayNow()
+    try assertSnapshot(backend.text, named: "sign-in-sheet-new-account")
+    app.handle(.enter)
+    scheduler.run()
+    #expect(memory.signUps == 1)
+    #expect(app.currentScreen === booking)
+    #expect(booking.section.model.payer == .signedIn(name: "Ada Lovelace"))
+    #expect(booking.section.keyHints.contains(KeyHint("a", "add card")))
+
+    app.handle(.enter)  // Book, no card yet: the add-card sheet
+    #expect(booking.booked.isEmpty)
+    #expect(app.currentScreen is AddCardSheetScreen)
+    type("4242424242424241")  // one digit wrong: judged as soon as it is complete
+    app.displayNow()
+    #expect(backend.text.contains("4242 4242 4242 4241"))
+    #expect(backend.text.contains("Card number is not valid"))
+    try assertSnapshot(backend.text, named: "add-card-sheet-typo")
+    app.handle(.backspace)
+    type("2")
+    app.handle(.enter)
+    type("12/30")
+    app.handle(.enter)
+    type("123")
+    app.handle(.enter)
+    scheduler.run()
+    #expect(app.currentScreen === booking)
+    #expect(booking.section.selectedCardId == "card_1")
+    app.handle(.enter)  // Book
+    #expect(booking.booked == ["card_1"])
+  }
+
+  /// #14: "The card was declined" is about the card charged then: signing out and in (maybe as
+  /// someone else, with other cards) does not keep it under Book.
+  @Test func declinedMessage_goesWithSigningOutAndIn() {
+    let memory = MemoryBookingAccount(signedIn: true)
+    let checkout = section(memory)
+    checkout.bookingFailed(.refused("card_declined", "the card Visa •••• 4242 was declined"))
+    #expect(checkout.bookingFailure != nil)
+    memory.signOut()
+    checkout.model.refresh()
+    scheduler.run()
+    #expect(checkout.model.payer == .signedOut)
+    #expect(checkout.bookingFailure == nil)
+    checkout.bookingFailed(.refused("card_declined", "the card Visa •••• 4242 was declined"))
+    checkout.model.signIn(email: MemoryBookingAccount.email, password: MemoryBookingAccount.password)
+    scheduler.run()
+    #expect(checkout.bookingFailure == nil)
+  }
+
   /// Signed in elsewhere while the booking showed "Not signed in": Book opens the sheet, which
   /// closes itself as soon as the session is read, back to the booking with the cards.
   @Test func signedInElsewhere_theSheetClosesByItself() {

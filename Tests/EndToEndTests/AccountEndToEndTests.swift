@@ -261,7 +261,8 @@ import Testing
 
     try user.run(["login", "--email", ada], stdin: Self.password)
     try expect(
-      ["cards", "add"], stdin: "4242424242424241\n12/30\n123\n", status: 2, "card number fails the Luhn check")
+      ["cards", "add"], stdin: "4242424242424241\n12/30\n123\n", status: 2,
+      "card number is not valid (its last digit does not match the others)")
     try expect(["cards", "add"], stdin: "4242424242424242\n09/24\n123\n", status: 2, "card expired 09/24")
     try expect(["cards", "add"], stdin: "4242424242424242\n12/30\n12\n", status: 2, "CVC must be 3 digits for Visa")
     #expect(try user.run(["cards", "list"]).stdout.contains("No payment cards yet"))

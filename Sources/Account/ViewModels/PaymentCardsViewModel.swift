@@ -8,7 +8,7 @@ import Reactive
 /// them: a card added or removed anywhere, in another process too), ``addCardSubmitted(number:expiry:cvc:)``,
 /// ``removeTapped(id:)``, ``makeDefaultTapped(id:)``.
 /// Outputs: ``rows`` (what the list shows: `Visa •••• 4242`, expiry, default mark; the default
-/// first), ``errorMessage`` (e.g. "card number fails the Luhn check", "card expired 09/24",
+/// first), ``errorMessage`` (e.g. "card number is not valid (its last digit does not match the others)", "card expired 09/24",
 /// "CVC must be 3 digits for Visa"; nothing is sent to the service then), ``isBusy``, and
 /// ``cardsChanged``, which emits after each change the service accepted (so the app's session
 /// reads the cards again and every booking screen offers them at once).
@@ -18,10 +18,8 @@ import Reactive
 /// can be judged — the number when it has as many digits as its brand takes, the expiry at five
 /// characters, any field when it is left.
 public final class PaymentCardsViewModel {
-  /// A field of the add form.
-  public enum Field: Hashable, Sendable, CaseIterable {
-    case number, expiry, cvc
-  }
+  /// A field of the add form (the shared card form's: number, expiry, CVC).
+  public typealias Field = PaymentCardEntry.Field
 
   /// One row of the list.
   public struct Row: Hashable, Sendable, Identifiable {
@@ -43,7 +41,10 @@ public final class PaymentCardsViewModel {
   @Published public private(set) var isBusy = false
   /// What is wrong with each field of the add form as typed (see the type's documentation).
   @Published public private(set) var problems: [Field: String] = [:]
-  private var typed: [Field: String] = [:]
+  /// The add form as typed and judged (the rules every card form shares).
+  private var entry = PaymentCardEntry() {
+    didSet { if entry.problems != problems { problems = entry.problems } }
+  }
   /// Emits after each add, removal or default change the service accepted.
   public var cardsChanged: AnyPublisher<Void, Never> { changedSubject.eraseToAnyPublisher() }
 
@@ -57,75 +58,31 @@ public final class PaymentCardsViewModel {
   }
 
   /// The card number as typed so far (digits).
-  public func numberChanged(_ text: String) {
-    typed[.number] = text
-    let digits = text.filter(\.isNumber)
-    // Judged at the brand's longest length, or at 16 when the brand issues 16 digits (Visa takes
-    // 13 too: a 16-digit Visa is not judged at 13).
-    let lengths = PaymentCardValidation.brand(of: digits).lengths
-    check(
-      .number, complete: digits.count >= (lengths.max() ?? 19) || digits.count >= 16 && lengths.contains(digits.count))
-    if typed[.cvc] != nil, problems[.cvc] != nil { check(.cvc, complete: true) }
-  }
+  public func numberChanged(_ text: String) { entry.changed(.number, to: text, today: today, calendar: calendar) }
 
   /// The expiry as typed so far (`MM/YY`).
-  public func expiryChanged(_ text: String) {
-    typed[.expiry] = text
-    check(.expiry, complete: text.trimmingCharacters(in: .whitespaces).count >= 5)
-  }
+  public func expiryChanged(_ text: String) { entry.changed(.expiry, to: text, today: today, calendar: calendar) }
 
   /// The CVC as typed so far.
-  public func cvcChanged(_ text: String) {
-    typed[.cvc] = text
-    if problems[.cvc] != nil { check(.cvc, complete: true) }
-  }
+  public func cvcChanged(_ text: String) { entry.changed(.cvc, to: text, today: today, calendar: calendar) }
 
   /// The traveller left `field`: its value is judged as it is (an empty one is not).
-  public func editingEnded(_ field: Field) {
-    guard let text = typed[field], !text.isEmpty else { return }
-    check(field, complete: true)
-  }
+  public func editingEnded(_ field: Field) { entry.ended(field, today: today, calendar: calendar) }
 
   /// The add form was opened or closed: nothing typed, nothing to say (also no message left from
   /// the form before).
   public func formReset() {
-    typed = [:]
-    problems = [:]
+    entry.reset()
     errorMessage = nil
   }
 
   /// The first thing to fix in the add form, in the form's order (number, expiry, CVC), with how
-  /// many more there are: `Card number fails the Luhn check … (2 more problems: see each field)`;
-  /// nil when no field has a problem.
-  public var firstProblem: String? {
-    let found = [Field.number, .expiry, .cvc].compactMap { problems[$0] }
-    guard let first = found.first else { return nil }
-    let more = found.count - 1
-    return more == 0 ? first : "\(first) (\(more) more problem\(more == 1 ? "" : "s"): see each field)"
-  }
+  /// many more there are: `Card expired 09/24 (2 more problems: see each field)`; nil when no
+  /// field has a problem.
+  public var firstProblem: String? { entry.firstProblem }
 
-  /// Judges `field`: a problem when invalid and `complete`; none when valid; an incomplete
-  /// invalid value keeps what was said.
-  private func check(_ field: Field, complete: Bool) {
-    let problem: String?
-    do {
-      switch field {
-      case .number: _ = try PaymentCardValidation.validateNumber(typed[.number] ?? "")
-      case .expiry:
-        let expiry = try CardExpiry(parsing: typed[.expiry] ?? "")
-        try expiry.checkNotExpired(today: client.environment.now(), calendar: client.environment.calendar)
-        try expiry.checkNotTooFarAhead(today: client.environment.now(), calendar: client.environment.calendar)
-      case .cvc:
-        let digits = (typed[.number] ?? "").filter(\.isNumber)
-        try PaymentCardValidation.validateCVC(typed[.cvc] ?? "", brand: PaymentCardValidation.brand(of: digits))
-      }
-      problem = nil
-    } catch {
-      guard complete else { return }
-      problem = ScreenText.message(for: AccountClient.serviceError(error))
-    }
-    if problems[field] != problem { problems[field] = problem }
-  }
+  private var today: Date { client.environment.now() }
+  private var calendar: Calendar { client.environment.calendar }
 
   /// The cards as the app's session shows them now (the default first or not: they are ordered here).
   public func cardsObserved(_ cards: [PaymentCard]) {
@@ -136,19 +93,9 @@ public final class PaymentCardsViewModel {
   /// Luhn, expiry through the end of its month in the user's calendar, CVC length).
   public func addCardSubmitted(number: String, expiry: String, cvc: String) {
     // Every field judged as it is, so each says what is wrong with it, not only the first.
-    typed = [.number: number, .expiry: expiry, .cvc: cvc]
-    for field in [Field.number, .expiry, .cvc] { check(field, complete: true) }
-    if let firstProblem {
-      errorMessage = firstProblem
-      return
-    }
-    let card: PaymentCardValidation.ValidatedCard
-    do {
-      card = try PaymentCardValidation.validate(
-        number: number, expiry: expiry, cvc: cvc, today: client.environment.now(),
-        calendar: client.environment.calendar)
-    } catch {
-      errorMessage = ScreenText.message(for: AccountClient.serviceError(error))
+    guard let card = entry.submitted(number: number, expiry: expiry, cvc: cvc, today: today, calendar: calendar)
+    else {
+      errorMessage = entry.firstProblem
       return
     }
     let token = token

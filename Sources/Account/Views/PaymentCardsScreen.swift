@@ -15,7 +15,7 @@ final class PaymentCardsScreen: Screen {
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
   private var selection = SelectionState()
-  private var addForm: AccountForm?
+  private var addForm: FieldForm?
   private var confirmRemove: String?
   private var awaitingAdd = false
 
@@ -94,17 +94,7 @@ final class PaymentCardsScreen: Screen {
     confirmRemove = nil
     switch key {
     case .character("a"):
-      addForm = AccountForm(
-        [
-          .init(
-            label: "Card number", state: TextFieldState(maxLength: 19), isCardNumber: true,
-            hint: "The 12 to 19 digits on the card: in groups while you type, hidden but the last four after."),
-          .init(
-            label: "Expiry MM/YY", state: TextFieldState(maxLength: 5), hint: "The month and year on the card: 12/30."),
-          .init(
-            label: "CVC", state: TextFieldState(maxLength: 4), isSecure: true,
-            hint: "The 3 digits on the back (4 on the front of American Express); never stored."),
-        ], button: "Add card", buttonHint: "Enter checks the card and adds it.")
+      addForm = FieldForm.paymentCard()
       model.formReset()
     case .character("d"):
       if let row = selectedRow { model.makeDefaultTapped(id: row.id) }

@@ -15,7 +15,7 @@ final class PreferencesScreen: Screen {
   private let model: PreferencesViewModel
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
-  private var form = AccountForm(
+  private var form = FieldForm(
     [
       .init(label: "Currency", state: TextFieldState(maxLength: 3)),
       .init(label: "Language", state: TextFieldState(maxLength: 20)),

@@ -17,7 +17,7 @@ final class SignUpScreen: Screen {
   private let signInCall: SignInViewModel.SignIn?
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
-  private var form = AccountForm(
+  private var form = FieldForm(
     [
       .init(label: "Email", state: TextFieldState(maxLength: 254), hint: "The email you will sign in with."),
       .init(label: "First name", state: TextFieldState(maxLength: 100), hint: "Your given names, as on your passport."),

@@ -421,10 +421,12 @@ public final class CarRentalEngine: CarRentalService, @unchecked Sendable {
       guard let name = held.details["driver"]?.stringValue, DuplicateBookings.personKey(name) == person,
         let start = held.startsAt, let end = held.endsAt, start < until, from < end
       else { continue }
-      let period = [held.details["pickup"], held.details["dropoff"]].compactMap { $0?.stringValue }
+      let period = [held.details["pickup"], held.details["dropoff"]].compactMap {
+        $0?.stringValue.map(DuplicateBookings.readableLocalTime)
+      }
       throw DuplicateBookings.refusal(
         "\(name) already holds a rental for an overlapping period"
-          + (period.count == 2 ? " (\(period[0]) → \(period[1]))" : ""),
+          + (period.count == 2 ? " (\(period[0]) → \(period[1]) local time)" : ""),
         existing: held)
     }
   }

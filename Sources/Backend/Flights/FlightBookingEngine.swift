@@ -102,7 +102,8 @@ public final class FlightBookingEngine: FlightBooking, Sendable {
           flights.contains("\(code)@\(departure)")
         else { continue }
         throw DuplicateBookings.refusal(
-          "\(person) already holds a seat on \(code) departing \(departure)", existing: held)
+          "\(person) already holds a seat on \(code) departing \(DuplicateBookings.readableLocalTime(departure)) local time",
+          existing: held)
       }
     }
   }

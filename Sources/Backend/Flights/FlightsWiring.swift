@@ -9,12 +9,38 @@ extension FlightNetworkInput {
   /// — a merged airline's routes under its successor's code, a ceased airline's dropped — the
   /// codeshares (``codeshares(of:)``) and the aircraft type names.
   public init(referenceData data: ReferenceData) {
+    self.init(referenceData: data, airportSuccessors: (try? Self.airportSuccessors()) ?? [:])
+  }
+
+  /// The airports of the 2014 routes that closed since → the airport that took their flights
+  /// (`Shared/openflights/airport_changes.csv`: TXL and SXF → BER, …; see its SOURCE.md).
+  /// - Throws: `SharedResources.Failure` when the file is missing or a row is malformed.
+  public static func airportSuccessors() throws -> [String: String] {
+    let path = "openflights/airport_changes.csv"
+    let text = String(decoding: try SharedResources.data(path), as: UTF8.self)
+    var successors: [String: String] = [:]
+    for line in text.split(whereSeparator: \.isNewline).dropFirst() {
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+      guard fields.count >= 4, fields[0].count == 3, fields[3].count == 3 else {
+        throw SharedResources.Failure.malformed(path: path, reason: "row \"\(line)\": expected iata,…,successor_iata,…")
+      }
+      successors[String(fields[0])] = String(fields[3])
+    }
+    return successors
+  }
+
+  /// As ``init(referenceData:)``, with the routes of a closed airport flown from or to its
+  /// successor (`airportSuccessors`: closed → successor IATA code); a route that then exists twice
+  /// for one airline is flown once.
+  public init(referenceData data: ReferenceData, airportSuccessors: [String: String]) {
     var airlines: [String: String] = [:]
     for carrier in data.carriers where carrier.status == .operating { airlines[carrier.code] = carrier.name }
     var names: [String: String] = [:]
     for type in data.aircraftTypes where !type.iata.isEmpty && type.iata != "\\N" { names[type.iata] = type.name }
     var flying: [String: String?] = [:]
     var routes: [Route] = []
+    /// Routes moved to a successor airport, by airline and pair, so each is flown once.
+    var moved = Set<String>()
     let all = data.allRoutes()
     routes.reserveCapacity(all.count)
     for route in all where route.stops == 0 && !route.codeshare {
@@ -27,8 +53,13 @@ extension FlightNetworkInput {
         flying[route.airline] = code
       }
       guard let code else { continue }
-      routes.append(
-        Route(airline: code, origin: route.origin, destination: route.destination, equipment: route.equipment))
+      let origin = airportSuccessors[route.origin] ?? route.origin
+      let destination = airportSuccessors[route.destination] ?? route.destination
+      guard origin != destination else { continue }
+      if origin != route.origin || destination != route.destination {
+        guard moved.insert("\(code)|\(origin)|\(destination)").inserted else { continue }
+      }
+      routes.append(Route(airline: code, origin: origin, destination: destination, equipment: route.equipment))
     }
     self.init(
       airports: data.airports.map {
@@ -36,7 +67,8 @@ extension FlightNetworkInput {
           iata: $0.iata, name: $0.name, city: $0.city, country: $0.countryCode, latitude: $0.latitude,
           longitude: $0.longitude, timeZone: $0.timeZoneIdentifier)
       },
-      airlines: airlines, routes: routes, codeshares: Self.codeshares(of: data), aircraftNames: names)
+      airlines: airlines, routes: routes, codeshares: Self.codeshares(of: data, airportSuccessors: airportSuccessors),
+      aircraftNames: names)
   }
 
   /// The codeshares of the reference data: each direct codeshare route `(X, origin, destination)`
@@ -50,7 +82,9 @@ extension FlightNetworkInput {
   /// 3. among those, the one `X` has the most codeshare pairs with where it is the only operator,
   ///    then the most pairs at all (the data's own evidence of a partnership), then code order.
   /// A codeshare with no such operator is dropped.
-  public static func codeshares(of data: ReferenceData) -> [Codeshare] {
+  /// Routes of a closed airport count as its successor's (`airportSuccessors`, as the operated
+  /// routes do).
+  public static func codeshares(of data: ReferenceData, airportSuccessors: [String: String] = [:]) -> [Codeshare] {
     let all = data.allRoutes().filter { $0.stops == 0 }
     func operating(_ code: String) -> Carrier? {
       data.carrier(code: code).flatMap { $0.status == .operating ? $0 : nil }
@@ -64,7 +98,10 @@ extension FlightNetworkInput {
     var seen = Set<String>()
     for route in all {
       guard operating(route.airline) != nil else { continue }
-      let pair = Pair(origin: route.origin, destination: route.destination)
+      let pair = Pair(
+        origin: airportSuccessors[route.origin] ?? route.origin,
+        destination: airportSuccessors[route.destination] ?? route.destination)
+      guard pair.origin != pair.destination else { continue }
       if route.codeshare {
         if seen.insert("\(route.airline)|\(route.origin)|\(route.destination)").inserted {
           marketed.append((route.airline, pair))

@@ -189,7 +189,9 @@ struct HotelWords: Sendable {
       let pick = pool.remove(at: rng.int(pool.count))
       sentences.append(
         descriptions[pick].replacingOccurrences(of: "{city}", with: city).replacingOccurrences(of: "{kind}", with: kind)
-          .replacingOccurrences(of: "{noun}", with: noun))
+          .replacingOccurrences(of: "{noun}", with: noun)
+          .replacingOccurrences(of: "{checkIn}", with: "\(HotelCancellation.checkInHour):00")
+          .replacingOccurrences(of: "{checkOut}", with: "\(HotelCancellation.checkOutHour):00"))
     }
     let rating = Double(world.ratings[i]) / 10
     var reviews: [HotelReview] = []

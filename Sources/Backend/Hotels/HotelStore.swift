@@ -159,7 +159,7 @@ public enum HotelBookings {
           "\(hotel.name), \(hotel.city): \(offer.rooms) \(offer.roomType.rawValue) room\(offer.rooms == 1 ? "" : "s"), "
           + "\(offer.checkIn) → \(offer.checkOut) (\(offer.nights) night\(offer.nights == 1 ? "" : "s"))",
         startsAt: offer.checkIn.instant(hour: HotelCancellation.checkInHour, in: zone),
-        endsAt: offer.checkOut.instant(hour: 11, in: zone),
+        endsAt: offer.checkOut.instant(hour: HotelCancellation.checkOutHour, in: zone),
         details: details(
           offer, hotel: hotel, guestName: guestName, firstNight: firstNight, zone: zone,
           bookedAt: ledger.environment.now()),
@@ -204,7 +204,8 @@ public enum HotelBookings {
         start < stay.end, stay.start < end
       else { continue }
       throw DuplicateBookings.refusal(
-        "\(name) already holds a \(roomType.rawValue) room at this hotel for nights of \(start) → \(end)",
+        "\(name) already holds a \(roomType.rawValue) room at this hotel for overlapping nights (check-in "
+          + "\(DuplicateBookings.readableDate(start)), check-out \(DuplicateBookings.readableDate(end)))",
         existing: held)
     }
   }

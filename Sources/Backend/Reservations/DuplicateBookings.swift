@@ -42,6 +42,23 @@ enum DuplicateBookings {
     ).map(ReservationLedger.reservation)
   }
 
+  /// An ISO 8601 local date-time as a traveller reads it: `2026-12-20T14:05:00+01:00` →
+  /// `20 Dec 2026, 14:05` (the wall clock of the place, as stored; the offset is dropped). Text
+  /// that is not such a date-time comes back unchanged.
+  static func readableLocalTime(_ iso: String) -> String {
+    let parts = iso.split(separator: "T", maxSplits: 1)
+    guard parts.count == 2, let date = LocalDate(String(parts[0])), parts[1].count >= 5 else { return iso }
+    let clock = parts[1].prefix(5)
+    guard clock.dropFirst(2).first == ":", clock.allSatisfy({ $0.isNumber || $0 == ":" }) else { return iso }
+    return "\(readableDate(date)), \(clock)"
+  }
+
+  /// `date` as a traveller reads it: `20 Dec 2026` (English month abbreviations, as the messages).
+  static func readableDate(_ date: LocalDate) -> String {
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    return "\(date.day) \(months[date.month - 1]) \(date.year)"
+  }
+
   /// The `duplicate_booking` refusal: `what` (`Ada Lovelace already holds …`), the reservation
   /// held, and the two ways on.
   static func refusal(_ what: String, existing: Reservation) -> ServiceError {

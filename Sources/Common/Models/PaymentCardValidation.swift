@@ -155,7 +155,7 @@ public enum PaymentCardValidation {
   /// the prefix, then the length for the brand, then Luhn. A number of one repeated digit
   /// (`0000 0000 0000 0000`, which passes Luhn) is refused first: no issuer assigns one.
   /// - Throws: `invalid_card_number` (not digits, one repeated digit, wrong length for the brand,
-  ///   or "card number fails the Luhn check").
+  ///   or "card number is not valid (its last digit does not match the others)").
   public static func validateNumber(_ input: String) throws -> (number: String, brand: Brand) {
     let number = try normalizedNumber(input)
     guard Set(number).count > 1 else {
@@ -170,7 +170,8 @@ public enum PaymentCardValidation {
     }
     guard passesLuhn(number) else {
       throw ServiceError.invalid(
-        "invalid_card_number", "card number fails the Luhn check: check the digits for a typo")
+        "invalid_card_number",
+        "card number is not valid (its last digit does not match the others): check the digits for a typo")
     }
     return (number, brand)
   }

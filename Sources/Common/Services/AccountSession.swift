@@ -183,11 +183,43 @@ public final class AccountSession: @unchecked Sendable {
   ///   `too_many_attempts`, …), on the main queue.
   public func signIn(email: String, password: String) -> AnyPublisher<Session, ServiceError> {
     let account = account
+    return changing { try account.signIn(email, password) }
+  }
+
+  /// Creates an account and signs in to it (``BookingAccount/signUp``), reads the account, shows
+  /// it on ``state``, then sends the new session and finishes.
+  /// - Returns: the session, or the sign-up's ``ServiceError`` (`invalid_email`,
+  ///   `password_too_short`, `first_name_missing`, `last_name_missing`, `email_taken`, …), on the
+  ///   main queue.
+  public func signUp(email: String, password: String, firstName: String, lastName: String)
+    -> AnyPublisher<Session, ServiceError>
+  {
+    let account = account
+    return changing { try account.signUp(email, password, firstName, lastName) }
+  }
+
+  /// Adds `card` to the signed-in traveller's account (``BookingAccount/addCard``), reads the
+  /// account again and shows it on ``state`` (every booking screen offers the card at once), then
+  /// sends the card and finishes.
+  /// - Returns: the card as stored, or a ``ServiceError``: `not_signed_in` when nobody is signed
+  ///   in, else the service's (`invalid_card_number`, `card_expired`, …), on the main queue.
+  public func addCard(_ card: NewPaymentCard) -> AnyPublisher<PaymentCard, ServiceError> {
+    let account = account
+    guard let token = current.token else { return Fail(error: ServiceError.notSignedIn).eraseToAnyPublisher() }
+    return changing { try account.addCard(card, token) }
+  }
+
+  /// Runs `change` on the work queue, then reads the account and shows it on ``state`` before the
+  /// change's result is sent (on the main queue).
+  private func changing<Output>(_ change: @escaping @Sendable () throws -> Output)
+    -> AnyPublisher<Output, ServiceError>
+  {
+    let account = account
     let number = begin()
-    return ServiceCall.publisher { () -> (Session, AccountState, String?) in
-      let session = try account.signIn(email, password)
+    return ServiceCall.publisher { () -> (Output, AccountState, String?) in
+      let output = try change()
       let revision = account.revision()
-      return (session, Self.load(account), revision)
+      return (output, Self.load(account), revision)
     }
     .subscribe(on: workQueue)
     .receive(on: mainQueue)

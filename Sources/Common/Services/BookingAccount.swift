@@ -40,9 +40,21 @@ public struct BookingAccount: Sendable {
   /// changes). Cheap (a `stat` and a pragma): ``AccountSession`` asks it twice a second and reads
   /// the account again only when it changed. Nil means "cannot tell" (read again at every poll).
   public var revision: @Sendable () -> String?
+  /// Creates an account (email, password, first and last name) and signs in to it, keeping the
+  /// session as ``signIn`` does, so a traveller can book without leaving the booking.
+  /// - Throws: ``ServiceError``: `invalid_email`, `password_too_short`, `first_name_missing`,
+  ///   `last_name_missing` (`.invalidInput`), `email_taken` (`.refused`); by default (an account
+  ///   built without it) `sign_up_unavailable` (`.unavailable`).
+  public var signUp:
+    @Sendable (_ email: String, _ password: String, _ firstName: String, _ lastName: String) throws -> Session
+  /// Adds a card to the signed-in user's account (the user's first card becomes the default).
+  /// - Throws: ``ServiceError``: `invalid_card_number`, `card_expired`, `invalid_expiry`,
+  ///   `invalid_cvc` (`.invalidInput`); as ``cards`` for a dead token; by default
+  ///   `add_card_unavailable` (`.unavailable`).
+  public var addCard: @Sendable (_ card: NewPaymentCard, _ token: String) throws -> PaymentCard
 
-  /// An account of these calls; `profile`, `preferences`, `signOut` and `revision` are optional
-  /// (see each).
+  /// An account of these calls; `profile`, `preferences`, `signOut`, `revision`, `signUp` and
+  /// `addCard` are optional (see each).
   public init(
     token: @escaping @Sendable () throws -> String?,
     signIn: @escaping @Sendable (_ email: String, _ password: String) throws -> Session,
@@ -55,7 +67,16 @@ public struct BookingAccount: Sendable {
         .unavailable, code: "preferences_unavailable", message: "the preferences are not available here")
     },
     signOut: @escaping @Sendable (_ token: String) throws -> Void = { _ in },
-    revision: @escaping @Sendable () -> String? = { nil }
+    revision: @escaping @Sendable () -> String? = { nil },
+    signUp:
+      @escaping @Sendable (_ email: String, _ password: String, _ firstName: String, _ lastName: String) throws
+      -> Session = { _, _, _, _ in
+        throw ServiceError(
+          .unavailable, code: "sign_up_unavailable", message: "creating an account is not available here")
+      },
+    addCard: @escaping @Sendable (_ card: NewPaymentCard, _ token: String) throws -> PaymentCard = { _, _ in
+      throw ServiceError(.unavailable, code: "add_card_unavailable", message: "adding a card is not available here")
+    }
   ) {
     self.token = token
     self.signIn = signIn
@@ -64,6 +85,8 @@ public struct BookingAccount: Sendable {
     self.preferences = preferences
     self.signOut = signOut
     self.revision = revision
+    self.signUp = signUp
+    self.addCard = addCard
   }
 
   /// The ISO 4217 code of the signed-in user's preferred currency (`EUR`), read now (so a sign-in
@@ -76,7 +99,7 @@ public struct BookingAccount: Sendable {
   }
 
   /// The account of the data directory `dataDirectory`: the token from its ``SessionFile``, a
-  /// sign-in that writes that file and a sign-out that ends the session and deletes it, the cards
+  /// sign-in (and a sign-up, which signs in) that writes that file and a sign-out that ends the session and deletes it, the cards
   /// from `cards` with the default one first, the profile and the preferences from `accounts`.
   /// Its ``revision`` is the session file's ``SessionFile/stamp()`` followed by `storeRevision()`
   /// (the store's change counters; nil when the caller has none: then the revision is nil too,
@@ -106,7 +129,14 @@ public struct BookingAccount: Sendable {
       revision: {
         guard let storeRevision, let store = storeRevision() else { return nil }
         return "\(file.stamp()) \(store)"
-      })
+      },
+      signUp: { email, password, firstName, lastName in
+        _ = try accounts.signUp(email: email, password: password, firstName: firstName, lastName: lastName)
+        let session = try accounts.signIn(email: email, password: password)
+        try file.write(session.token)
+        return session
+      },
+      addCard: { card, token in try cards.addCard(card, token: token) })
   }
 
   /// Nobody signed in, and signing in refused (`sign_in_unavailable`): for previews and for

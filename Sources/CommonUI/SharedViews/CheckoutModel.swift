@@ -21,7 +21,9 @@ public enum CheckoutPayer: Hashable, Sendable {
 ///
 /// Inputs: ``refresh()`` (asks the session to read the account again now; never needed, kept for
 /// the `r` key), ``cardSelected(_:)``, ``nextCardTapped()`` / ``previousCardTapped()`` (cycle
-/// through the cards, wrapping), ``signIn(email:password:)``.
+/// through the cards, wrapping), ``signIn(email:password:)``, ``signUp(email:password:firstName:lastName:)``
+/// (an account made without leaving the booking), and the add-card form's
+/// ``cardFieldChanged(_:to:)``, ``cardFieldEnded(_:)``, ``addCard(number:expiry:cvc:)``.
 /// Outputs: ``payer``, ``cards`` (the default first), ``selectedCardId`` (after each change of the
 /// cards: the card the person chose with ``cardSelected(_:)`` or ← → while it is still there —
 /// also after a booking charged it and it was refused: the traveller's choice is theirs to change;
@@ -29,7 +31,9 @@ public enum CheckoutPayer: Hashable, Sendable {
 /// ``message`` (no card yet and how to add one; the card chosen is gone and which default card is
 /// charged instead; a session that ended; a store that failed), ``isSigningIn``, ``signInMessage`` (why the last sign-in failed, e.g. "Email or
 /// password is wrong"), and ``signedIn``, which emits once per successful sign-in made here, after
-/// the cards are loaded.
+/// the cards are loaded; for the add-card form ``cardProblems`` (each field as typed, the rules of
+/// ``PaymentCardEntry``), ``isAddingCard``, ``addCardMessage`` and ``cardAdded`` (the card is on the
+/// account and chosen).
 ///
 /// ```swift
 /// let checkout = CheckoutModel(session: session)
@@ -54,10 +58,18 @@ public final class CheckoutModel {
   /// Emits after each successful sign-in made here (the cards already loaded); never fails or
   /// finishes.
   public let signedIn: AnyPublisher<Void, Never>
+  /// What is wrong with each field of the add-card form as typed (``PaymentCardEntry``).
+  @Published public private(set) var cardProblems: [PaymentCardEntry.Field: String] = [:]
+  /// Whether a card is being added (the sheet's button reads "Adding…").
+  @Published public private(set) var isAddingCard = false
+  /// Why the last card could not be added (the first field to fix, or the service's answer).
+  @Published public private(set) var addCardMessage: String?
+  /// Emits the card after each card added here, once the account shows it (it is then the card
+  /// chosen); never fails or finishes.
+  public var cardAdded: AnyPublisher<PaymentCard, Never> { cardAddedSubject.eraseToAnyPublisher() }
 
   /// The message shown when the signed-in user has no card.
-  public static let noCardMessage =
-    "No payment card yet: add one (Account tab, or 'account cards add' in a shell); it shows here at once."
+  public static let noCardMessage = "No payment card yet: press a (or Book) to add one; it is saved to your account."
 
   /// The message shown when the card the person chose is no longer on the account (removed in the
   /// Account tab or a shell) and `card`, the default, is charged instead.
@@ -73,15 +85,26 @@ public final class CheckoutModel {
   private let signedInSubject = PassthroughSubject<Void, Never>()
   private var stateSubscription: AnyCancellable?
   private var signInRequest: AnyCancellable?
+  private var addCardRequest: AnyCancellable?
+  private let cardAddedSubject = PassthroughSubject<PaymentCard, Never>()
+  private var cardEntry = PaymentCardEntry() {
+    didSet { if cardEntry.problems != cardProblems { cardProblems = cardEntry.problems } }
+  }
+  /// The clock and calendar that judge a card's expiry.
+  private let now: @Sendable () -> Date
+  private let calendar: Calendar
   /// Whether ``selectedCardId`` is the person's own choice (``cardSelected(_:)``, ← →), not the
   /// default a load picked.
   private var isChosenByPerson = false
   /// The last ``defaultCardMessage(_:)`` shown (kept while the default it names stays charged).
   private var fallbackMessage: String?
 
-  /// A checkout observing `session` (its state shows at once).
-  public init(session: AccountSession) {
+  /// A checkout observing `session` (its state shows at once); `now` and `calendar` judge the
+  /// expiry of a card added here (the app's clock and the traveller's calendar).
+  public init(session: AccountSession, now: @escaping @Sendable () -> Date = Date.init, calendar: Calendar = .current) {
     self.session = session
+    self.now = now
+    self.calendar = calendar
     signedIn = signedInSubject.eraseToAnyPublisher()
     stateSubscription = session.state.sink { [weak self] state in self?.show(state) }
   }
@@ -133,9 +156,77 @@ public final class CheckoutModel {
       signInMessage = "Type your email and your password."
       return
     }
+    authenticate(session.signIn(email: email, password: password))
+  }
+
+  /// Creates an account and signs in to it through the session, without leaving the booking (the
+  /// session file is written, so every tab and the command line are signed in too). Blank fields
+  /// are refused here, naming the first; the service checks the rest (`invalid_email`,
+  /// `password_too_short`, `email_taken`, in ``signInMessage``). Uses ``isSigningIn`` and
+  /// ``signedIn`` as a sign-in does.
+  public func signUp(email: String, password: String, firstName: String, lastName: String) {
+    guard !isSigningIn else { return }
+    let trimmed = [firstName, lastName, email].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    let blank = zip(["your first name", "your last name", "your email", "a password"], trimmed + [password])
+      .first { $0.1.isEmpty }
+    if let blank {
+      signInMessage = "Type \(blank.0)."
+      return
+    }
+    authenticate(session.signUp(email: trimmed[2], password: password, firstName: trimmed[0], lastName: trimmed[1]))
+  }
+
+  /// The add-card form's `field` now reads `text` (judged as ``PaymentCardEntry`` does).
+  public func cardFieldChanged(_ field: PaymentCardEntry.Field, to text: String) {
+    cardEntry.changed(field, to: text, today: now(), calendar: calendar)
+  }
+
+  /// The traveller left the add-card form's `field`.
+  public func cardFieldEnded(_ field: PaymentCardEntry.Field) {
+    cardEntry.ended(field, today: now(), calendar: calendar)
+  }
+
+  /// The add-card form opened or closed: nothing typed, nothing to say.
+  public func cardFormReset() {
+    cardEntry.reset()
+    addCardMessage = nil
+  }
+
+  /// Adds the card typed in the form to the signed-in account through the session: every field is
+  /// judged first (``cardProblems``, the first in ``addCardMessage``, nothing sent); the service's
+  /// refusal shows in ``addCardMessage``. Once the account shows the card it is chosen and
+  /// ``cardAdded`` emits.
+  public func addCard(number: String, expiry: String, cvc: String) {
+    guard !isAddingCard else { return }
+    guard let card = cardEntry.submitted(number: number, expiry: expiry, cvc: cvc, today: now(), calendar: calendar)
+    else {
+      addCardMessage = cardEntry.firstProblem
+      return
+    }
+    isAddingCard = true
+    addCardMessage = nil
+    addCardRequest = session.addCard(card.newPaymentCard)
+      .sink(
+        receiveCompletion: { [weak self] completion in
+          guard let self else { return }
+          self.isAddingCard = false
+          if case .failure(let error) = completion { self.addCardMessage = ScreenText.message(for: error) }
+        },
+        receiveValue: { [weak self] added in
+          guard let self else { return }
+          self.cardSelected(added.id)
+          self.cardEntry.reset()
+          self.cardAddedSubject.send(added)
+        })
+  }
+
+  /// Runs a sign-in or sign-up: ``isSigningIn`` while it runs, ``signInMessage`` if it fails,
+  /// ``signedIn`` once the account is read.
+  private func authenticate(_ call: AnyPublisher<Session, ServiceError>) {
     isSigningIn = true
     signInMessage = nil
-    signInRequest = session.signIn(email: email, password: password)
+    signInRequest =
+      call
       .sink(
         receiveCompletion: { [weak self] completion in
           guard let self else { return }

@@ -143,8 +143,13 @@ public final class CheckoutSection {
     model.$payer.sink { [weak self] payer in
       let isSignedIn = if case .signedIn = payer { true } else { false }
       defer { wasSignedIn = isSignedIn }
-      guard isSignedIn, !wasSignedIn else { return }
-      MainActor.assumeIsolated { self?.clearBookingFailure(if: Self.sessionCodes) }
+      // Signing in ends a "sign in first"; signing out or in (maybe as someone else, with other
+      // cards) ends what was said about the card charged before.
+      if isSignedIn, !wasSignedIn {
+        MainActor.assumeIsolated { self?.clearBookingFailure(if: Self.sessionCodes.union(Self.cardCodes)) }
+      } else if payer == .signedOut, wasSignedIn {
+        MainActor.assumeIsolated { self?.clearBookingFailure(if: Self.cardCodes) }
+      }
     }.store(in: &subscriptions)
     model.$cards.sink { [weak self] cards in
       guard !cards.isEmpty else { return }
@@ -203,8 +208,9 @@ public final class CheckoutSection {
   public var keyHints: [KeyHint] {
     switch model.payer {
     case .signedOut: [KeyHint("s", "sign in")]
-    case .signedIn where model.cards.count > 1: [KeyHint("←→", "card")]
-    case .signedIn, .checking: []
+    case .signedIn where model.cards.count > 1: [KeyHint("←→", "card"), KeyHint("a", "add card")]
+    case .signedIn: [KeyHint("a", "add card")]
+    case .checking: []
     }
   }
 
@@ -232,6 +238,9 @@ public final class CheckoutSection {
     case .character("s"), .enter:
       guard model.payer == .signedOut else { return .ignored }
       showSignIn()
+    case .character("a"):
+      guard case .signedIn = model.payer else { return .ignored }
+      showAddCard()
     default:
       return .ignored
     }
@@ -240,12 +249,22 @@ public final class CheckoutSection {
 
   /// Whether a booking can go ahead now (signed in, a card chosen). Otherwise it says why: signed
   /// out, it pushes the sign-in sheet (which closes itself when the session shows someone signed
-  /// in); without a card, the view shows how to add one (a card added anywhere shows at once).
-  /// Call it when Book is pressed.
+  /// in); signed in without a card, the add-card sheet (a card added anywhere shows at once, and
+  /// closes it too). Call it when Book is pressed.
   public func isReadyToBook() -> Bool {
     if model.isReadyToPay { return true }
-    if model.payer == .signedOut { showSignIn() }
+    switch model.payer {
+    case .signedOut: showSignIn()
+    case .signedIn where model.cards.isEmpty: showAddCard()
+    case .signedIn, .checking: break
+    }
     return false
+  }
+
+  /// Pushes the add-card sheet over the booking screen (``host``); it closes itself once the card
+  /// is on the account.
+  public func showAddCard() {
+    intents.send(.push(AddCardSheetScreen(model: model, over: host)))
   }
 
   /// Pushes the sign-in sheet over the booking screen (``host``) and asks the session to read the
@@ -257,22 +276,43 @@ public final class CheckoutSection {
   }
 }
 
-/// Signing in without leaving a booking: the shared ``SignInForm`` in a sheet, pushed by a
-/// ``CheckoutSection``. Enter signs in through ``CheckoutModel/signIn(email:password:)`` (on the
-/// background queue); a failure shows the service's message ("email or password is wrong") under
-/// the fields; once the model is signed in (by this sheet, or by a refresh that finds a session)
-/// the sheet pops itself, back to the booking with the cards loaded. Esc goes back without
-/// signing in.
+/// Signing in — or creating an account — without leaving a booking: the shared ``SignInForm`` in a
+/// sheet, pushed by a ``CheckoutSection``. Enter signs in through
+/// ``CheckoutModel/signIn(email:password:)`` (on the background queue); Ctrl-N turns the sheet into
+/// a new-account form (first name, last name, email, password: ``CheckoutModel/signUp(email:password:firstName:lastName:)``,
+/// which signs in too), and Ctrl-N again back. A failure shows the service's message ("email or
+/// password is wrong", "an account with this email already exists") under the fields; once the
+/// model is signed in (by this sheet, or by a refresh that finds a session) the sheet pops
+/// itself, back to the booking with the cards loaded. Esc goes back without signing in.
 @MainActor
 public final class SignInSheetScreen: Screen {
-  public let title = "Sign in"
+  public var title: String { newAccount == nil ? "Sign in" : "Create an account" }
   /// The form's fields, focus and message.
   public private(set) var form = SignInFormState()
+  /// The new-account form while the sheet creates an account (Ctrl-N); nil while it signs in.
+  public private(set) var newAccount: FieldForm?
   private let model: CheckoutModel
   private weak var background: (any Screen)?
   private let intents = PassthroughSubject<Navigation, Never>()
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
+
+  /// The new-account form: first name, last name, email, password.
+  static func newAccountForm(email: String) -> FieldForm {
+    var form = FieldForm(
+      [
+        FieldForm.Field(
+          label: "First name", state: TextFieldState(maxLength: 100), hint: "Your given names, as on your passport."),
+        FieldForm.Field(
+          label: "Last name", state: TextFieldState(maxLength: 100), hint: "Your family name, as on your passport."),
+        FieldForm.Field(
+          label: "Email", state: TextFieldState(maxLength: 254), hint: "The email you will sign in with."),
+        FieldForm.Field(
+          label: "Password", state: TextFieldState(maxLength: 128), isSecure: true, hint: "At least 10 characters."),
+      ], button: "Create account", buttonHint: "Enter creates the account and signs you in.")
+    form.fields[2].state.text = email
+    return form
+  }
 
   /// The sheet for `model`, drawn over `background` (dimmed; nil: over nothing); its messages are
   /// the ones of sign-ins made from this sheet.
@@ -285,8 +325,15 @@ public final class SignInSheetScreen: Screen {
     }.store(in: &subscriptions)
     model.$signInMessage.dropFirst().sink { [weak self] message in
       // A failed sign-in puts the cursor back in the password (typed keys stay in the form).
-      if let message { self?.form.signInFailed(message) } else { self?.form.message = nil }
-      self?.changed.send()
+      guard let self else { return }
+      if self.newAccount != nil {
+        self.form.message = message
+      } else if let message {
+        self.form.signInFailed(message)
+      } else {
+        self.form.message = nil
+      }
+      self.changed.send()
     }.store(in: &subscriptions)
     // Signed in here, or found signed in by a refresh (e.g. in another tab or shell): back to the
     // booking, once.
@@ -296,14 +343,44 @@ public final class SignInSheetScreen: Screen {
 
   public var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
   public var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
-  public var isEditingText: Bool { form.isEditingText }
+  public var isEditingText: Bool { newAccount?.isEditingText ?? form.isEditingText }
   public var keyHints: [KeyHint] {
+    if let newAccount {
+      if newAccount.hasLeftField { return [KeyHint("Enter", "edit"), KeyHint("Esc", "back to the booking")] }
+      return [
+        KeyHint("Tab", "next field"), KeyHint("Enter", newAccount.enterSubmits ? "create account" : "next field"),
+        KeyHint("Ctrl-N", "I have an account"),
+      ]
+    }
     if form.hasLeftField { return [KeyHint("Enter", "edit"), KeyHint("Esc", "back to the booking")] }
     let enter = form.focus == .email ? KeyHint("Enter", "next field") : KeyHint("Enter", "sign in")
-    return [KeyHint("Tab", "next field"), enter]
+    return [KeyHint("Tab", "next field"), enter, KeyHint("Ctrl-N", "new account")]
   }
 
   public func handle(_ key: Key) -> KeyResult {
+    if key == .control("n") {
+      // Between signing in and creating an account; the email typed so far comes along.
+      if let newAccount {
+        form = SignInFormState(email: newAccount[2])
+        self.newAccount = nil
+      } else {
+        newAccount = Self.newAccountForm(email: form.email.text)
+        form.message = nil
+      }
+      return .handled
+    }
+    if var newAccount {
+      let outcome = newAccount.handle(key)
+      self.newAccount = newAccount
+      switch outcome {
+      case .unused: return .ignored
+      case .edited: form.message = nil
+      case .submit:
+        model.signUp(
+          email: newAccount[2], password: newAccount[3], firstName: newAccount[0], lastName: newAccount[1])
+      }
+      return .handled
+    }
     guard let event = form.handle(key) else { return .ignored }
     if case .submit(let email, let password) = event {
       form.message = nil
@@ -314,14 +391,122 @@ public final class SignInSheetScreen: Screen {
 
   public func render(in area: Rect, into buffer: inout Buffer) {
     background?.render(in: area, into: &buffer)
+    if let newAccount {
+      let sheet = Sheet(title: "Create an account to book", width: min(66, area.width), height: 14)
+      sheet.render(in: area, into: &buffer)
+      let inner = sheet.contentArea(in: area)
+      Label("Your account pays for this booking", style: buffer.theme.accent).render(
+        in: Rect(x: inner.x, y: inner.y, width: inner.width, height: 1), into: &buffer)
+      newAccount.render(
+        in: Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: 6), into: &buffer,
+        buttonTitle: form.isSubmitting ? "Creating…" : nil)
+      let line = Rect(x: inner.x, y: inner.y + 9, width: inner.width, height: 2)
+      if let message = form.message {
+        Paragraph(message, style: buffer.theme.error).render(in: line, into: &buffer)
+      } else {
+        Paragraph(newAccount.focusedHint, style: buffer.theme.muted).render(in: line, into: &buffer)
+      }
+      return
+    }
     let sheet = Sheet(title: "Sign in to book", width: min(66, area.width), height: 13)
     sheet.render(in: area, into: &buffer)
     let inner = sheet.contentArea(in: area)
     SignInForm(state: form, title: "Your account pays for this booking").render(
       in: Rect(x: inner.x, y: inner.y, width: inner.width, height: 7), into: &buffer)
-    Paragraph(
-      "No account yet? Run 'account signup' in a shell (or use the Account tab of travel).",
-      style: buffer.theme.muted
-    ).render(in: Rect(x: inner.x, y: inner.y + 9, width: inner.width, height: 2), into: &buffer)
+    Paragraph("No account yet? Press Ctrl-N to create one here.", style: buffer.theme.muted)
+      .render(in: Rect(x: inner.x, y: inner.y + 9, width: inner.width, height: 2), into: &buffer)
+  }
+}
+
+/// Adding a payment card without leaving a booking: the shared card form (``FieldForm/paymentCard(button:buttonHint:)``:
+/// number grouped while typed, expiry, CVC) in a sheet pushed by a ``CheckoutSection``. Each field
+/// is judged as it is typed and when it is left (``CheckoutModel/cardProblems``); Enter on the
+/// last field or the button adds the card through ``CheckoutModel/addCard(number:expiry:cvc:)``;
+/// once the account shows it, it is the card chosen and the sheet pops itself. Esc goes back.
+@MainActor
+public final class AddCardSheetScreen: Screen {
+  public let title = "Add a card"
+  /// The form's fields and focus.
+  public private(set) var form = FieldForm.paymentCard(
+    button: "Add card", buttonHint: "Enter checks the card and adds it to your account.")
+  private let model: CheckoutModel
+  private weak var background: (any Screen)?
+  private let intents = PassthroughSubject<Navigation, Never>()
+  private let changed = PassthroughSubject<Void, Never>()
+  private var subscriptions = Set<AnyCancellable>()
+
+  /// The sheet for `model`, drawn over `background` (dimmed; nil: over nothing).
+  public init(model: CheckoutModel, over background: (any Screen)? = nil) {
+    self.model = model
+    self.background = background
+    model.cardFormReset()
+    Publishers.MergeMany([
+      model.$cardProblems.map { _ in () }.eraseToAnyPublisher(),
+      model.$isAddingCard.map { _ in () }.eraseToAnyPublisher(),
+      model.$addCardMessage.map { _ in () }.eraseToAnyPublisher(),
+    ]).dropFirst(3).sink { [weak self] in self?.changed.send() }.store(in: &subscriptions)
+    model.cardAdded.sink { [weak self] _ in self?.close() }.store(in: &subscriptions)
+    // Opened without a card: a card added meanwhile elsewhere (the Account tab, another shell)
+    // is one to book with too.
+    if model.cards.isEmpty {
+      model.$cards.dropFirst().first { !$0.isEmpty }.sink { [weak self] _ in self?.close() }
+        .store(in: &subscriptions)
+    }
+  }
+
+  private var isClosed = false
+
+  /// Back to the booking, once.
+  private func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    intents.send(.pop)
+  }
+
+  public var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
+  public var navigation: AnyPublisher<Navigation, Never> { intents.eraseToAnyPublisher() }
+  public var isEditingText: Bool { form.isEditingText }
+  public var keyHints: [KeyHint] {
+    if form.hasLeftField { return [KeyHint("Enter", "edit"), KeyHint("Esc", "back to the booking")] }
+    return [KeyHint("Tab", "next field"), KeyHint("Enter", form.enterSubmits ? "add card" : "next field")]
+  }
+
+  public func handle(_ key: Key) -> KeyResult {
+    let before = form
+    let outcome = form.handle(key)
+    let fields = PaymentCardEntry.Field.allCases
+    switch outcome {
+    case .unused: return .ignored
+    case .edited:
+      for (index, field) in fields.enumerated() where form[index] != before[index] {
+        model.cardFieldChanged(field, to: form[index])
+      }
+      if form.focus != before.focus, fields.indices.contains(before.focus) {
+        model.cardFieldEnded(fields[before.focus])
+      }
+    case .submit:
+      model.addCard(number: form[0], expiry: form[1], cvc: form[2])
+    }
+    return .handled
+  }
+
+  public func render(in area: Rect, into buffer: inout Buffer) {
+    background?.render(in: area, into: &buffer)
+    let sheet = Sheet(title: "Add a card to book", width: min(70, area.width), height: 12)
+    sheet.render(in: area, into: &buffer)
+    let inner = sheet.contentArea(in: area)
+    Label("It is saved to your account; the CVC never is.", style: buffer.theme.accent).render(
+      in: Rect(x: inner.x, y: inner.y, width: inner.width, height: 1), into: &buffer)
+    form.render(
+      in: Rect(x: inner.x, y: inner.y + 2, width: inner.width, height: 5), into: &buffer,
+      buttonTitle: model.isAddingCard ? "Adding…" : nil)
+    // What the focused field takes, or what is wrong with it; on the button the first problem.
+    let fields = PaymentCardEntry.Field.allCases
+    let problem =
+      fields.indices.contains(form.focus) ? model.cardProblems[fields[form.focus]] : (model.addCardMessage ?? nil)
+    let text = problem ?? model.addCardMessage ?? form.focusedHint
+    let isProblem = problem != nil || model.addCardMessage != nil
+    Paragraph(text, style: isProblem ? buffer.theme.error : buffer.theme.muted)
+      .render(in: Rect(x: inner.x, y: inner.y + 8, width: inner.width, height: 2), into: &buffer)
   }
 }

@@ -414,39 +414,122 @@ public final class InteractiveApp {
     return buffer
   }
 
+  /// What the header shows in a given width: the app's name, the tab titles, the path of screens
+  /// pushed on the tab (breadcrumbs) and the status (the overlays' badges, then the greeting).
+  public struct HeaderParts: Hashable, Sendable {
+    public var name: String
+    public var tabs: [String]
+    public var crumbs: [String]
+    public var badges: [String]
+    public var greeting: String?
+
+    /// The status at the right: the badges, then the greeting, joined by " · " (nil: nothing).
+    public var status: String? { (badges + [greeting].compactMap { $0 }).joined(separator: " · ").nilIfEmpty }
+
+    /// Columns taken when drawn as ``InteractiveApp`` draws the header.
+    public var width: Int {
+      let nameWidth = name.isEmpty ? 0 : DisplayWidth.of(name) + 2
+      let tabsWidth = tabs.reduce(0) { $0 + DisplayWidth.of($1) + 2 } + max(0, tabs.count - 1)
+      let crumbsWidth = crumbs.reduce(0) { $0 + DisplayWidth.of($1) + 3 }
+      return nameWidth + tabsWidth + crumbsWidth + (status.map { DisplayWidth.of($0) + 2 } ?? 0)
+    }
+
+    /// These parts cut to `columns`, the least important first, never what tells two things apart
+    /// (#14: at 60 columns the header dropped the Account tab and kept the greeting):
+    /// 1. the greeting (the Account tab says who is signed in);
+    /// 2. the breadcrumbs but the screen on top;
+    /// 3. the app's name;
+    /// 4. the screen on top, shortened (to `…` at least);
+    /// 5. the tab titles, shortened to their shortest prefixes that still differ (at least 3
+    ///    characters: `Fli│Hot│Car`), the longest first;
+    /// 6. the badges (unread chat last of all: then the line is cut at the right edge).
+    public func fitting(_ columns: Int) -> HeaderParts {
+      var parts = self
+      while parts.width > columns {
+        if parts.greeting != nil {
+          parts.greeting = nil
+        } else if parts.crumbs.count > 1 {
+          parts.crumbs.removeFirst()
+        } else if !parts.name.isEmpty {
+          parts.name = ""
+        } else if let crumb = parts.crumbs.last, DisplayWidth.of(crumb) > 1 {
+          let excess = parts.width - columns
+          parts.crumbs[parts.crumbs.count - 1] = DisplayWidth.truncate(
+            crumb, to: max(1, DisplayWidth.of(crumb) - excess))
+        } else if let index = parts.shortenableTab() {
+          let title = parts.tabs[index]
+          parts.tabs[index] = String(title.prefix(title.count - 1))
+        } else if !parts.badges.isEmpty {
+          parts.badges.removeFirst()
+        } else {
+          break
+        }
+      }
+      return parts
+    }
+
+    /// The longest tab title that can lose a character and still differ from every other title's
+    /// start (3 characters at least); nil when none can.
+    private func shortenableTab() -> Int? {
+      let candidates = tabs.indices.filter { index in
+        let shorter = tabs[index].prefix(tabs[index].count - 1)
+        return shorter.count >= 3
+          && !tabs.indices.contains { $0 != index && tabs[$0].lowercased().hasPrefix(shorter.lowercased()) }
+      }
+      return candidates.max { tabs[$0].count < tabs[$1].count }
+    }
+  }
+
+  /// The header's parts now, before fitting.
+  var headerParts: HeaderParts {
+    HeaderParts(
+      name: name, tabs: tabs.map(\.title), crumbs: currentStack.dropFirst().map(\.title),
+      badges: overlays.compactMap { badges[ObjectIdentifier($0)] }, greeting: status)
+  }
+
   private func renderHeader(in area: Rect, into buffer: inout Buffer) {
     let bar = theme.bar
     buffer.fill(area, style: bar)
-    var x = area.x + buffer.write(" \(name) ", x: area.x, y: area.y, style: bar.adding(.bold))
-    var spans: [Span] = []
-    if tabs.count > 1 {
-      for (index, tab) in tabs.enumerated() {
-        if index > 0 { spans.append(Span("│", style: bar)) }
-        let selected = index == selectedTab
-        spans.append(Span(" \(tab.title) ", style: selected ? theme.selection.adding(.bold) : bar))
-      }
-    } else {
-      spans.append(Span(" \(tabs[0].title) ", style: bar.adding(.bold)))
-    }
-    for screen in currentStack.dropFirst() { spans.append(Span(" › \(screen.title)", style: bar)) }
     let shown =
       notice.map { ($0.text, theme.selection.adding(.bold)) }
       ?? connectionNotice.map { ($0, theme.warning.adding(.bold)) }
+    // A notice takes the right of the header (over the status), at most what is left after the
+    // tabs (cut to their shortest) or two thirds of the width.
+    var notice: (text: String, style: Style)?
+    var parts = headerParts
+    parts.greeting = nil
+    parts.badges = []
     if let (message, style) = shown {
-      // The notice takes the right of the header (over the status), at most what is left after
-      // the app's name and a little of the tabs.
-      let room = max(0, area.right - x - 12)
-      let text = " ● " + DisplayWidth.truncate(message, to: max(0, min(room, area.width * 2 / 3) - 4)) + " "
-      let width = DisplayWidth.of(text)
-      x += buffer.write(Line(spans), x: x, y: area.y, maxWidth: max(0, area.width - (x - area.x) - width))
-      buffer.write(text, x: area.right - width, y: area.y, maxWidth: width, style: style)
+      let least = parts.fitting(0).width
+      let room = max(12, min(area.width - least, area.width * 2 / 3))
+      let text = " ● " + DisplayWidth.truncate(message, to: max(0, room - 4)) + " "
+      notice = (text, style)
+      parts = parts.fitting(area.width - DisplayWidth.of(text))
+    } else {
+      parts = headerParts.fitting(area.width)
+    }
+    var x = area.x
+    if !parts.name.isEmpty { x += buffer.write(" \(parts.name) ", x: x, y: area.y, style: bar.adding(.bold)) }
+    var spans: [Span] = []
+    if parts.tabs.count > 1 {
+      for (index, title) in parts.tabs.enumerated() {
+        if index > 0 { spans.append(Span("│", style: bar)) }
+        let selected = index == selectedTab
+        spans.append(Span(" \(title) ", style: selected ? theme.selection.adding(.bold) : bar))
+      }
+    } else if let title = parts.tabs.first {
+      spans.append(Span(" \(title) ", style: bar.adding(.bold)))
+    }
+    for crumb in parts.crumbs { spans.append(Span(" › \(crumb)", style: bar)) }
+    if let notice {
+      let width = DisplayWidth.of(notice.text)
+      buffer.write(Line(spans), x: x, y: area.y, maxWidth: max(0, area.right - x - width))
+      buffer.write(notice.text, x: area.right - width, y: area.y, maxWidth: width, style: notice.style)
       return
     }
-    let badgeText = overlays.compactMap { badges[ObjectIdentifier($0)] }
-    let status = (badgeText + [self.status].compactMap { $0 }).joined(separator: " · ").nilIfEmpty
-    let statusWidth = status.map { DisplayWidth.of($0) + 2 } ?? 0
-    x += buffer.write(Line(spans), x: x, y: area.y, maxWidth: max(0, area.width - (x - area.x) - statusWidth))
-    if let status {
+    let statusWidth = parts.status.map { DisplayWidth.of($0) + 2 } ?? 0
+    x += buffer.write(Line(spans), x: x, y: area.y, maxWidth: max(0, area.right - x - statusWidth))
+    if let status = parts.status {
       Label(" \(status) ", style: bar).alignment(.trailing).render(
         in: Rect(x: x, y: area.y, width: area.right - x, height: 1), into: &buffer)
     }

@@ -72,7 +72,7 @@ public final class HotelResultsViewModel {
       if let stars = filter.minStars { conditions.append("has \(stars)★ or more") }
       if let cap = filter.maxNightlyRate { conditions.append("costs at most \(cap) a night") }
       if !filter.amenities.isEmpty {
-        conditions.append("has \(filter.amenities.map(\.rawValue).sorted().joined(separator: ", "))")
+        conditions.append("has \(Amenity.displayList(Amenity.allCases.filter(filter.amenities.contains)))")
       }
       let offers = searchedMatched == 1 ? "the 1 offer" : "the \(searchedMatched) offers"
       return "None of \(offers) of this search \(conditions.joined(separator: " and ")): press f to change the filter."

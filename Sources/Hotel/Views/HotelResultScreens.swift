@@ -221,7 +221,7 @@ final class HotelDetailsScreen: Screen {
         Span(String(format: "  %.1f/10 · %.1f km", offer.guestRating, offer.distanceKm), style: theme.muted),
       ])
     ).render(in: area.row(0), into: &buffer)
-    Label("Amenities: " + offer.amenities.map(\.rawValue).joined(separator: ", "), style: theme.muted)
+    Label("Amenities: " + Amenity.displayList(offer.amenities), style: theme.muted)
       .render(in: area.row(1), into: &buffer)
     let body = area.inset(top: 3)
     switch state {

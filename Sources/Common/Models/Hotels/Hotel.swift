@@ -39,6 +39,30 @@ public enum Amenity: String, Hashable, Sendable, Codable, CaseIterable {
   case airportShuttle = "airport_shuttle"
   case airConditioning = "air_conditioning"
 
+  /// How the amenity is named to a traveller (`Wi-Fi`, `Airport shuttle`); the raw value
+  /// (`airport_shuttle`) is the name in `--amenities`, JSON and the API.
+  public var displayName: String {
+    switch self {
+    case .wifi: "Wi-Fi"
+    case .breakfast: "Breakfast"
+    case .pool: "Pool"
+    case .parking: "Parking"
+    case .gym: "Gym"
+    case .spa: "Spa"
+    case .pets: "Pets allowed"
+    case .accessible: "Step-free access"
+    case .restaurant: "Restaurant"
+    case .bar: "Bar"
+    case .airportShuttle: "Airport shuttle"
+    case .airConditioning: "Air conditioning"
+    }
+  }
+
+  /// `amenities` as a traveller reads them: display names joined by ", " (`Wi-Fi, Pool, Spa`).
+  public static func displayList(_ amenities: some Sequence<Amenity>) -> String {
+    amenities.map(\.displayName).joined(separator: ", ")
+  }
+
   /// The bit of this amenity in a compact set (see ``Amenity/mask(of:)``).
   public var bit: UInt16 { UInt16(1) << UInt16(Amenity.allCases.firstIndex(of: self) ?? 0) }
 

@@ -12,6 +12,11 @@ public enum HotelCancellation {
   /// The local hour check-in opens (a property rule: standards.md §3).
   public static let checkInHour = 15
 
+  /// The local hour check-out closes: a stay ends at 11:00 on the check-out date, hotel time. The
+  /// one source of the hotels' times with ``checkInHour``: descriptions, the ledger's stay
+  /// (`starts_at`, `ends_at`) and the trips all read these two.
+  public static let checkOutHour = 11
+
   /// The last instant a cancellation is free: `checkIn − 1 day` at 15:00 in `timeZone`.
   public static func freeUntil(checkIn: LocalDate, timeZone: TimeZone) -> Date {
     checkIn.adding(days: -1).instant(hour: checkInHour, in: timeZone)
