@@ -189,7 +189,7 @@ public enum BookingCommands {
         "Find airports and city codes (LON: all of London's) by IATA code, name or city (diacritics-insensitive).",
       arguments: [ArgumentSpec("QUERY", help: "Part of a code, name or city: sfo, Zurich, Heathrow.")],
       options: [.option("limit", "N", help: "Most airports shown, 1–1000.", default: "50")],
-      examples: ["zurich", "san fran --limit 5 --json"],
+      examples: ["zurich", "\"san fran\" --limit 5 --json"],
       action: { invocation in
         let query = try invocation.argument(0, name: "QUERY")
         let limit = try wholeNumber(invocation, "limit", in: 1...1000, default: 50, code: "invalid_limit")

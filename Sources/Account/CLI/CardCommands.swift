@@ -44,10 +44,10 @@ enum CardCommands {
       summary: "Add a card: number, expiry MM/YY and CVC are read from the terminal or stdin.",
       discussion: """
         On a terminal the number and the CVC are read without echo. Otherwise three lines are read from \
-        stdin: the number, the expiry (MM/YY or MM/YYYY) and the CVC. The CVC is checked and never stored. \
-        Your first card becomes the default.
+        stdin: the number, the expiry (MM/YY or MM/YYYY) and the CVC (card.txt: 4242 4242 4242 4242, 12/30, \
+        123, one a line). The CVC is checked and never stored. Your first card becomes the default.
         """,
-      examples: ["", "< card.txt   (three lines: 4242 4242 4242 4242, 12/30, 123)"],
+      examples: ["", "< card.txt"],
       action: { invocation in
         let run = try AccountRun(invocation, factory)
         let token = try run.token()
