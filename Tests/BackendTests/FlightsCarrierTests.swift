@@ -43,6 +43,13 @@ import Testing
     // Each airline flies a moved route once (Tegel and Schönefeld both had some of them).
     let berlin = world.departures(from: "BER", on: date).map { "\($0.flight)" }
     #expect(Set(berlin).count == berlin.count)
+    // "Berlin" and TXL are searched at BER; Tegel is not suggested any more.
+    let data = try ReferenceData.shared()
+    let resolve = FlightsWiring.resolver(data)
+    #expect(try resolve("Berlin") == ["BER"])
+    #expect(try resolve("TXL") == ["BER"])
+    let suggested = FlightsWiring.suggester(data)("berlin", 10).map(\.iata)
+    #expect(suggested.contains("BER") && !suggested.contains("TXL"), "\(suggested)")
   }
 
   @Test func carrierNames_areTheAirlinesFlyingTheRoutes() {

@@ -163,33 +163,45 @@ public enum FlightsWiring {
   /// Places through the reference data (CLI.md "Places"): an airport gives itself; a metropolitan
   /// code or a city its airports; `lat,lon` the served airports within 100 km (else the nearest
   /// within 300 km).
+  ///
+  /// A closed airport (`airport_changes.csv`) stands for its successor, as its flights do: "Berlin"
+  /// and `TXL` give BER.
   public static func resolver(_ data: ReferenceData) -> FlightEngine.PlaceResolver {
-    { text in
+    let successors = (try? FlightNetworkInput.airportSuccessors()) ?? [:]
+    return { text in
+      var codes: [String]
       // An IATA airport code as typed (three capital letters): what resolvePlace answers for it
       // (the airport), without trimming the text and trying it as coordinates first.
       if text.utf8.count == 3, text.utf8.allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }),
         let airport = data.airport(iata: text)
       {
-        return [airport.iata]
+        codes = [airport.iata]
+      } else {
+        let place = try data.resolvePlace(text)
+        if case .coordinate(let point, _) = place {
+          let near = data.airports(near: point, radiusKm: 100, servedOnly: true)
+          codes = (near.isEmpty ? Array(data.airports(near: point, radiusKm: 300, servedOnly: true).prefix(1)) : near)
+            .map(\.airport.iata)
+        } else {
+          codes = place.airports.map(\.iata)
+        }
       }
-      let place = try data.resolvePlace(text)
-      if case .coordinate(let point, _) = place {
-        let near = data.airports(near: point, radiusKm: 100, servedOnly: true)
-        let codes = (near.isEmpty ? Array(data.airports(near: point, radiusKm: 300, servedOnly: true).prefix(1)) : near)
-          .map(\.airport.iata)
-        return codes
-      }
-      return place.airports.map(\.iata)
+      var seen = Set<String>()
+      return codes.map { successors[$0] ?? $0 }.filter { seen.insert($0).inserted }
     }
   }
 
   /// Autocomplete through the reference data (code, name or city prefix; busiest first): airports
   /// and metropolitan areas, an area the text names first with its airports after it
   /// (``ReferenceData/flightPlaceSuggestions(for:limit:)``).
+  /// Closed airports (`airport_changes.csv`) are not suggested: their successors are.
   public static func suggester(_ data: ReferenceData) -> FlightEngine.AirportSuggester {
-    { query, limit in
-      data.flightPlaceSuggestions(for: query, limit: limit).compactMap { suggestion in
+    let closed = Set(((try? FlightNetworkInput.airportSuccessors()) ?? [:]).keys)
+    return { query, limit in
+      data.flightPlaceSuggestions(for: query, limit: limit + closed.count).compactMap { suggestion in
         switch suggestion {
+        case .airport(let airport) where closed.contains(airport.iata):
+          nil
         case .airport(let airport):
           AirportSummary(
             iata: airport.iata, name: airport.name, city: airport.city, country: airport.countryCode,
@@ -202,6 +214,7 @@ public enum FlightsWiring {
           nil
         }
       }
+      .prefix(limit).map { $0 }
     }
   }
 
