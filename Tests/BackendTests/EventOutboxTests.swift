@@ -104,4 +104,32 @@ struct EventOutboxTests {
     #expect(EventLog(database: sqlite).listen {} == nil)
     try EventLog(database: sqlite).announce()
   }
+
+  /// A reservation's event is written from the reservation in one encoding (no round trip
+  /// through ``JSONValue``): the same stored text as the generic path, read back as the same data.
+  @Test func aReservationEvent_storesTheSameTextAsTheGenericPath() throws {
+    let (db, holder) = try openStore(.sqlite, migrations: EventLog.migrations)
+    defer { withExtendedLifetime(holder) {} }
+    let now = Date(timeIntervalSince1970: 1_800_000_000.25)
+    let reservation = Reservation(
+      id: "res_1", kind: .hotel, status: .confirmed, total: try Money(minorUnits: 123_450, currency: "EUR"),
+      createdAt: now, summary: "Hôtel \"Le Port\" / 3 nights", locator: "ABC123", startsAt: now,
+      endsAt: now.addingTimeInterval(3 * 86_400),
+      details: [
+        "rooms": .integer(2), "rate": .number(0.1), "url": .string("a/b"), "none": .null, "ok": .bool(true),
+        "list": .array([.string("x"), .integer(-1)]), "payment": .object(["card": .string("Visa •••• 4242")]),
+      ])
+    try db.write { db in
+      try EventLog.appendReservation(reservation, topic: "trips:1", type: "reservation.booked", in: db, now: now)
+      try EventLog.append(
+        topic: "trips:2", type: "reservation.booked", data: EventLog.reservationData(reservation), in: db, now: now)
+    }
+    let texts = try db.query("SELECT topic, data FROM events ORDER BY topic").map {
+      try $0.get("data", as: String.self)
+    }
+    #expect(texts.count == 2)
+    #expect(texts.first == texts.last)
+    let events = try EventLog(database: db).events(topic: "trips:1", after: 0, limit: 5)
+    #expect(events.map(\.data) == [try EventLog.reservationData(reservation)])
+  }
 }

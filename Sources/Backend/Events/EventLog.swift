@@ -161,11 +161,28 @@ public final class EventLog: EventFeed, @unchecked Sendable {
   public static func append(topic: String, type: String, data: JSONValue, in db: Database, now: Date) throws
     -> Int64
   {
+    try append(
+      topic: topic, type: type, text: String(decoding: try encoder.encode(data), as: UTF8.self), in: db, now: now)
+  }
+
+  /// Appends the event `{"reservation": …}` (the model's JSON, ``reservationData(_:)``) to `topic`
+  /// inside the open write transaction `db`; returns its sequence. Encodes the reservation once:
+  /// the same text as `append(topic:type:data: reservationData(reservation), …)`, without going
+  /// through a ``JSONValue`` (decoding one tries each JSON type in turn, a thrown error per miss).
+  @discardableResult
+  public static func appendReservation(
+    _ reservation: Reservation, topic: String, type: String, in db: Database, now: Date
+  ) throws -> Int64 {
+    let text = String(decoding: try encoder.encode(["reservation": reservation]), as: UTF8.self)
+    return try append(topic: topic, type: type, text: text, in: db, now: now)
+  }
+
+  /// Appends an event whose data is the JSON `text` (written by ``encoder``).
+  private static func append(topic: String, type: String, text: String, in db: Database, now: Date) throws -> Int64 {
     let last: Int64 =
       try db.queryOne("SELECT MAX(sequence) AS last FROM events WHERE topic = ?", topic)?.get("last", as: Int64?.self)
       ?? 0
     let sequence = last + 1
-    let text = String(decoding: try encoder.encode(data), as: UTF8.self)
     try db.run(
       "INSERT INTO events (topic, sequence, type, data, created_at) VALUES (?, ?, ?, ?, ?)", topic, sequence, type,
       text, now)

@@ -201,9 +201,8 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
           id: id, kind: request.kind, status: .confirmed, total: total, createdAt: now, summary: request.summary,
           locator: locator, startsAt: request.startsAt, endsAt: request.endsAt, details: kept)
         // The trips topic's change feed, in the same transaction (see EventLog).
-        try EventLog.append(
-          topic: EventLog.tripsTopic(userID: userID), type: "reservation.booked",
-          data: EventLog.reservationData(reservation), in: db, now: now)
+        try EventLog.appendReservation(
+          reservation, topic: EventLog.tripsTopic(userID: userID), type: "reservation.booked", in: db, now: now)
         return reservation
       }
     }
@@ -252,9 +251,8 @@ public final class ReservationLedger: ReservationService, @unchecked Sendable {
         reservation.status = .cancelled
         reservation.cancelledAt = now
         reservation.refunded = amount
-        try EventLog.append(
-          topic: EventLog.tripsTopic(userID: userID), type: "reservation.cancelled",
-          data: EventLog.reservationData(reservation), in: db, now: now)
+        try EventLog.appendReservation(
+          reservation, topic: EventLog.tripsTopic(userID: userID), type: "reservation.cancelled", in: db, now: now)
         return reservation
       }
     }
