@@ -432,6 +432,9 @@ private final class ServerLoop: EventLoop, @unchecked Sendable {
     (WSI_TOKEN_HTTP_CONTENT_LENGTH, "content-length"), (WSI_TOKEN_HTTP_USER_AGENT, "user-agent"),
     (WSI_TOKEN_HOST, "host"), (WSI_TOKEN_HTTP_ACCEPT, "accept"),
     (WSI_TOKEN_HTTP_TRANSFER_ENCODING, "transfer-encoding"), (WSI_TOKEN_X_FORWARDED_FOR, "x-forwarded-for"),
+    // A token of lws's own (Debian builds it with LWS_WITH_HTTP_UNCOMMON_HEADERS), so never a
+    // custom header: read as one, it was always missing.
+    (WSI_TOKEN_HTTP_X_REAL_IP, "x-real-ip"),
   ]
 
   /// The request line and headers of `wsi` (service thread, while lws still has them).

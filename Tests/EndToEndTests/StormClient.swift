@@ -7,15 +7,23 @@ enum StormClient {
   static let source = #"""
     # The client process of the scale and fault tests of travel-server (#19). Reads one JSON spec
     # (argv[1]) and prints one JSON document. Actions:
-    #   call: {"server", "method", "path", "token"?, "body"?} -> {"status", "body"}
+    #   call: {"server", "method", "path", "token"?, "body"?, "headers"?} -> {"status", "body"}
     #   traveller: {"server", "email", "password", "card"} -> sign up, sign in, add the card -> {"token"}
     #   book: {"servers", "first", "token", "startAt", "deadline", "bookings": [{"path", "body", "key"}]}
     #     books each in turn on servers[first] with its Idempotency-Key. A dropped or refused
     #     connection, a timeout or a 5xx answer is retried with the same key on the next server
     #     (fail-over); a 409 price_changed is accepted: the new offer (offerId) with a new key.
     #     -> {"outcomes": [{"key", "status", "code", "reservation", "attempts"}], "serverErrors", "dropped"}
+    #   listen: {"server", "token", "topic", "events", "timeout"} -> opens /v1/stream (WebSocket),
+    #     authenticates, subscribes; prints {"subscribed": true} once subscribed, then waits for
+    #     `events` events (or `timeout` seconds) -> {"events": [{"event", "data"}], "error"?}
+    # "source" (call, traveller): the local address to connect from (127.0.0.2: another client).
+    import base64
     import http.client
     import json
+    import os
+    import socket
+    import struct
     import sys
     import time
     import urllib.parse
@@ -23,10 +31,12 @@ enum StormClient {
     spec = json.load(open(sys.argv[1]))
 
 
-    def request(server, method, path, token=None, body=None, key=None, timeout=30):
+    def request(server, method, path, token=None, body=None, key=None, timeout=30, headers=None):
         parts = urllib.parse.urlsplit(server)
-        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-        headers = {"Content-Type": "application/json"}
+        source = (spec["source"], 0) if spec.get("source") else None
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout, source_address=source)
+        headers = dict(headers or {})
+        headers["Content-Type"] = "application/json"
         if token:
             headers["Authorization"] = "Bearer " + token
         if key:
@@ -98,11 +108,97 @@ enum StormClient {
         return {"token": token}
 
 
+    def listen():
+        parts = urllib.parse.urlsplit(spec["server"])
+        deadline = time.time() + spec.get("timeout", 10)
+        sock = socket.create_connection((parts.hostname, parts.port), timeout=spec.get("timeout", 10))
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall(("GET /v1/stream HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                      "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: travel.v1\r\n\r\n"
+                      % (parts.hostname, parts.port, key)).encode())
+        buffer = b""
+        while b"\r\n\r\n" not in buffer:
+            chunk = sock.recv(4096)
+            if not chunk:
+                return {"events": [], "error": "closed during the handshake: %r" % buffer}
+            buffer += chunk
+        head, buffer = buffer.split(b"\r\n\r\n", 1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            return {"events": [], "error": "handshake: %r" % head}
+
+        def send(opcode, payload):
+            mask = os.urandom(4)
+            length = len(payload)
+            header = bytes([0x80 | opcode])
+            if length < 126:
+                header += bytes([0x80 | length])
+            elif length < 65536:
+                header += bytes([0x80 | 126]) + struct.pack(">H", length)
+            else:
+                header += bytes([0x80 | 127]) + struct.pack(">Q", length)
+            sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+        def read(count):
+            nonlocal buffer
+            while len(buffer) < count:
+                sock.settimeout(max(0.01, deadline - time.time()))
+                chunk = sock.recv(65536)
+                if not chunk:
+                    raise EOFError("closed")
+                buffer += chunk
+            data, buffer = buffer[:count], buffer[count:]
+            return data
+
+        def message():
+            text = b""
+            while True:
+                first, second = read(2)
+                length = second & 0x7F
+                if length == 126:
+                    length = struct.unpack(">H", read(2))[0]
+                elif length == 127:
+                    length = struct.unpack(">Q", read(8))[0]
+                payload = read(length)
+                opcode = first & 0x0F
+                if opcode == 9:
+                    send(10, payload)
+                elif opcode == 8:
+                    raise EOFError("closed by the server")
+                elif opcode in (0, 1):
+                    text += payload
+                    if first & 0x80:
+                        return json.loads(text)
+
+        events = []
+        try:
+            send(1, json.dumps({"type": "auth", "token": spec["token"]}).encode())
+            send(1, json.dumps({"type": "subscribe", "topic": spec.get("topic", "trips")}).encode())
+            while True:
+                document = message()
+                if document.get("type") == "subscribed":
+                    break
+                if document.get("type") == "error":
+                    return {"events": [], "error": "subscribe: %s" % document}
+            print(json.dumps({"subscribed": True}), flush=True)
+            while len(events) < spec.get("events", 1):
+                document = message()
+                if document.get("type") == "event":
+                    events.append({"event": document.get("event"), "data": document.get("data")})
+        except (OSError, EOFError, ValueError) as error:
+            return {"events": events, "error": "%s: %s" % (type(error).__name__, error)}
+        finally:
+            sock.close()
+        return {"events": events}
+
+
     if spec["action"] == "call":
-        status, document = request(spec["server"], spec["method"], spec["path"], spec.get("token"), spec.get("body"))
+        status, document = request(spec["server"], spec["method"], spec["path"], spec.get("token"), spec.get("body"),
+                                   headers=spec.get("headers"))
         print(json.dumps({"status": status, "body": document}))
     elif spec["action"] == "traveller":
         print(json.dumps(traveller()))
+    elif spec["action"] == "listen":
+        print(json.dumps(listen()))
     else:
         print(json.dumps(book()))
     """#

@@ -155,6 +155,23 @@ func echoServer(_ configure: (inout HTTPServer.Configuration) -> Void = { _ in }
 
 @Suite(.timeLimit(.minutes(1)))
 struct HTTPServerTests {
+  /// X-Real-IP is a header lws parses itself (a token, not a custom header): a proxy's X-Real-IP
+  /// reaches the handler (travel-server's --trusted-proxy reads it).
+  @Test func aProxysXRealIPReachesTheHandler() async throws {
+    let routes = HTTPServer.Routes(http: { request in
+      HTTPResponse(
+        status: 200, contentType: "text/plain",
+        body: Data("\(request.header("X-Real-IP") ?? "-") \(request.header("X-Forwarded-For") ?? "-")".utf8))
+    })
+    let server = try HTTPServer(configuration: HTTPServer.Configuration(port: 0), routes: routes)
+    defer { server.shutdown(timeout: 2) }
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:\(server.port)/whoami")!)
+    request.setValue("203.0.113.7", forHTTPHeaderField: "X-Real-IP")
+    request.setValue("203.0.113.7, 10.0.0.1", forHTTPHeaderField: "X-Forwarded-For")
+    let (data, _) = try await URLSession.shared.data(for: request)
+    #expect(String(decoding: data, as: UTF8.self) == "203.0.113.7 203.0.113.7, 10.0.0.1")
+  }
+
   @Test func urlSessionGetAndPost() async throws {
     let server = try echoServer()
     defer { server.shutdown(timeout: 2) }
