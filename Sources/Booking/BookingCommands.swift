@@ -42,7 +42,7 @@ public struct BookingServices: Sendable {
   func statusService(_ context: CLIContext) throws -> any FlightStatusService {
     guard let status else {
       throw ServiceError(
-        .unavailable, code: "flight_status_unavailable", message: "flight status is not available in this app")
+        .unavailable, code: "flight_status_unavailable", message: L("flight status is not available in this app"))
     }
     return try status(context)
   }
@@ -51,14 +51,15 @@ public struct BookingServices: Sendable {
   func radarService(_ context: CLIContext) throws -> any FlightRadarService {
     guard let radar else {
       throw ServiceError(
-        .unavailable, code: "flight_radar_unavailable", message: "the flight radar is not available in this app")
+        .unavailable, code: "flight_radar_unavailable", message: L("the flight radar is not available in this app"))
     }
     return try radar(context)
   }
 
   /// No backend: every command that needs one fails with `flights_unavailable` (exit 1).
   public static let unavailable = BookingServices(flights: { _ in
-    throw ServiceError(.unavailable, code: "flights_unavailable", message: "flight search is not available in this app")
+    throw ServiceError(
+      .unavailable, code: "flights_unavailable", message: L("flight search is not available in this app"))
   })
 }
 
@@ -69,7 +70,7 @@ public enum BookingCommands {
   public static func root(name: String = "booking", services: BookingServices = .unavailable) -> Command {
     Command(
       name: name,
-      summary: "Flights: search real routes between real airports and book seats.",
+      summary: L("Flights: search real routes between real airports and book seats."),
       discussion: """
         Airports, airlines and routes are real (airportsdata, OpenFlights.org); schedules and fares are
         generated from them. Times are local to each airport.
@@ -87,7 +88,7 @@ public enum BookingCommands {
   static func search(_ services: BookingServices) -> Command {
     Command(
       name: "search",
-      summary: "Search flights between two places on a date (one-way or round trip).",
+      summary: L("Search flights between two places on a date (one-way or round trip)."),
       discussion: """
         Places: an IATA airport or metropolitan code (SFO, NYC), a city name (Zurich) or lat,lon.
         Results: every nonstop flight, plus the connecting itineraries that no other itinerary leaving within
@@ -99,21 +100,22 @@ public enum BookingCommands {
         """,
       options: [
         .option(
-          "from", "PLACE", help: "Where the trip starts.",
-          default: "your home airport when signed in and set (account preferences --home-airport)"),
-        .option("to", "PLACE", help: "Where it goes.", required: true),
+          "from", "PLACE", help: L("Where the trip starts."),
+          default: L("your home airport when signed in and set (account preferences --home-airport)")),
+        .option("to", "PLACE", help: L("Where it goes."), required: true),
         .option(
-          "date", "YYYY-MM-DD", help: "Departure date, local to the origin (today … today + 330 days).", required: true),
-        .option("return", "YYYY-MM-DD", help: "Return date, for a round trip (on or after --date)."),
-        .option("adults", "N", help: "Adult passengers, 1–9.", default: "1"),
-        .option("cabin", "CABIN", help: "economy, premium, business or first.", default: "economy"),
-        .option("max-stops", "N", help: "Most connections per direction: 0, 1 or 2.", default: "1"),
-        .option("carrier", "CODE", help: "Only offers flown (at least in part) by this airline, e.g. LH."),
-        .option("sort", "ORDER", help: "price, duration or departure.", default: "price"),
-        .option("limit", "N", help: "Most offers shown, 1–1000.", default: "50"),
+          "date", "YYYY-MM-DD", help: L("Departure date, local to the origin (today … today + 330 days)."),
+          required: true),
+        .option("return", "YYYY-MM-DD", help: L("Return date, for a round trip (on or after --date).")),
+        .option("adults", "N", help: L("Adult passengers, 1–9."), default: "1"),
+        .option("cabin", "CABIN", help: L("economy, premium, business or first."), default: "economy"),
+        .option("max-stops", "N", help: L("Most connections per direction: 0, 1 or 2."), default: "1"),
+        .option("carrier", "CODE", help: L("Only offers flown (at least in part) by this airline, e.g. LH.")),
+        .option("sort", "ORDER", help: L("price, duration or departure."), default: "price"),
+        .option("limit", "N", help: L("Most offers shown, 1–1000."), default: "50"),
         .option(
           "currency", "CODE", help: "ISO 4217 currency of the prices (e.g. EUR, JPY; one with an ECB rate).",
-          default: "your preferred currency when signed in, else USD"),
+          default: L("your preferred currency when signed in, else USD")),
       ],
       examples: [
         "--from SFO --to JFK --date 2026-12-20",
@@ -148,8 +150,9 @@ public enum BookingCommands {
       origin = home
     } else {
       throw CLIError.usage(
-        "missing --from for '\(invocation.commandName)': give the place the trip starts (SFO, London), "
-          + "or set a home airport (account preferences --home-airport SFO) and sign in",
+        L(
+          "missing --from for '\(invocation.commandName)': give the place the trip starts (SFO, London), "
+            + "or set a home airport (account preferences --home-airport SFO) and sign in"),
         code: "missing_option")
     }
     let destination = try invocation.required("to")
@@ -175,7 +178,8 @@ public enum BookingCommands {
     guard let text = invocation.value(name) else { return defaultValue }
     guard let number = Int(text), range.contains(number) else {
       throw ServiceError.invalid(
-        code, "invalid --\(name) \"\(text)\": expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        code,
+        L("invalid --\(name) \"\(text)\": expected a whole number from \(range.lowerBound) to \(range.upperBound)"))
     }
     return number
   }
@@ -186,9 +190,9 @@ public enum BookingCommands {
     Command(
       name: "airports",
       summary:
-        "Find airports and city codes (LON: all of London's) by IATA code, name or city (diacritics-insensitive).",
-      arguments: [ArgumentSpec("QUERY", help: "Part of a code, name or city: sfo, Zurich, Heathrow.")],
-      options: [.option("limit", "N", help: "Most airports shown, 1–1000.", default: "50")],
+        L("Find airports and city codes (LON: all of London's) by IATA code, name or city (diacritics-insensitive)."),
+      arguments: [ArgumentSpec("QUERY", help: L("Part of a code, name or city: sfo, Zurich, Heathrow."))],
+      options: [.option("limit", "N", help: L("Most airports shown, 1–1000."), default: "50")],
       examples: ["zurich", "\"san fran\" --limit 5 --json"],
       action: { invocation in
         let query = try invocation.argument(0, name: "QUERY")
@@ -196,12 +200,14 @@ public enum BookingCommands {
         let airports = try services.flights(invocation.context).airports(matching: query, limit: limit)
         try invocation.context.emit(json: ["airports": airports]) {
           airports.isEmpty
-            ? "No airport matches \"\(query)\"."
+            ? L("No airport matches \"\(query)\".")
             : airports.map { airport in
               // A metropolitan code lists its airports: `LON  London, all airports: LHR LGW …, GB`.
               if let codes = airport.airports {
                 return
-                  "\(airport.iata)  \(airport.city), all airports: \(codes.joined(separator: " ")), \(airport.country)"
+                  L(
+                    "\(airport.iata)  \(airport.city), all airports: \(codes.joined(separator: " ")), \(airport.country)"
+                  )
                   + " (\(airport.timeZone))"
               }
               return "\(airport.iata)  \(airport.name), \(airport.city), \(airport.country) (\(airport.timeZone))"
@@ -217,7 +223,7 @@ public enum BookingCommands {
   static func book(_ services: BookingServices) -> Command {
     Command(
       name: "book",
-      summary: "Book an offer from 'search' for the signed-in user.",
+      summary: L("Book an offer from 'search' for the signed-in user."),
       discussion: """
         The offer id is signed by the search: an id edited by hand exits 2 with invalid_offer_id. The offer is
         re-priced first: if its price moved (up or down) or its seats are gone, nothing is taken and the command
@@ -227,12 +233,12 @@ public enum BookingCommands {
         reservation; the same key with another request exits 2 (idempotency_key_reused). Give one --passenger per
         adult of the offer. Without --card the default card is charged.
         """,
-      arguments: [ArgumentSpec("OFFER_ID", help: "The id of an offer from 'search'.")],
+      arguments: [ArgumentSpec("OFFER_ID", help: L("The id of an offer from 'search'."))],
       options: [
-        .option("passenger", "\"GIVEN FAMILY\"", help: "A passenger's names, once per adult.", repeatable: true),
-        .option("card", "CARD_ID", help: "The card to charge.", default: "the default card"),
-        .option("idempotency-key", "KEY", help: "A retry with the same key returns the first reservation."),
-        .flag("allow-duplicate", help: "Book even if a passenger already holds a seat on one of these flights."),
+        .option("passenger", L("\"GIVEN FAMILY\""), help: L("A passenger's names, once per adult."), repeatable: true),
+        .option("card", "CARD_ID", help: L("The card to charge."), default: L("the default card")),
+        .option("idempotency-key", "KEY", help: L("A retry with the same key returns the first reservation.")),
+        .flag("allow-duplicate", help: L("Book even if a passenger already holds a seat on one of these flights.")),
       ],
       examples: ["FL1.Y.1.20261220UA1478.USD35162.\(OfferSignature.example) --passenger \"Ada Lovelace\""],
       action: { invocation in
@@ -246,7 +252,8 @@ public enum BookingCommands {
         }
         let passengers = try names.map(PassengerName.init(parsing:))
         guard let makeBooking = services.booking else {
-          throw ServiceError(.unavailable, code: "booking_unavailable", message: "booking is not available in this app")
+          throw ServiceError(
+            .unavailable, code: "booking_unavailable", message: L("booking is not available in this app"))
         }
         let request = FlightBookingRequest(
           offerID: id, passengers: passengers, cardID: invocation.value("card"),

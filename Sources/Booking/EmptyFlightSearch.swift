@@ -77,17 +77,17 @@ public struct EmptyFlightSearch: Hashable, Sendable {
   public var screenText: String { text(screen: true) }
 
   private func text(screen: Bool) -> String {
-    var asked = "No flights from \(request.origin) to \(request.destination) on \(request.departureDate)"
-    if let back = request.returnDate { asked += " (back \(back))" }
+    var asked = L("No flights from \(request.origin) to \(request.destination) on \(request.departureDate)")
+    if let back = request.returnDate { asked += L(" (back \(back))") }
     if request.cabin != .economy { asked += " in \(request.cabin.displayName)" }
-    if let carrier = request.carrier { asked += " flown by \(carrier)" }
+    if let carrier = request.carrier { asked += L(" flown by \(carrier)") }
     asked += request.maxStops == 0 ? " nonstop" : " with at most \(FlightText.stops(request.maxStops))"
-    if request.adults > 1 { asked += " for \(request.adults) adults" }
+    if request.adults > 1 { asked += L(" for \(request.adults) adults") }
     guard !conditions.isEmpty else {
       let wider = request.maxStops < Self.mostStops || request.cabin != .economy
-      return asked + ": no flights fly this route that day"
-        + (wider ? " in any class with up to \(FlightText.stops(Self.mostStops))" : "")
-        + (screen ? "; try another date or nearby airports." : " (try another --date or nearby airports).")
+      return asked + L(": no flights fly this route that day")
+        + (wider ? L(" in any class with up to \(FlightText.stops(Self.mostStops))") : "")
+        + (screen ? L("; try another date or nearby airports.") : L(" (try another --date or nearby airports)."))
     }
     let reasons = conditions.map { condition -> String in
       switch condition {
@@ -100,20 +100,20 @@ public struct EmptyFlightSearch: Hashable, Sendable {
         }
         let nearest = others.min { position($0) < position($1) } ?? .economy
         let advice = screen ? "choose another class" : "try --cabin \(nearest.rawValue)"
-        return "\(request.cabin.displayName) is not sold on this route that day; \(names) "
+        return L("\(request.cabin.displayName) is not sold on this route that day; \(names) ")
           + (others.count == 1 ? "is" : "are") + " (\(advice))"
       case .stops:
         let more = FlightText.stops(Self.mostStops)
-        return "there are flights with up to \(more)"
-          + (screen ? " (choose more stops)" : " (try --max-stops \(Self.mostStops))")
+        return L("there are flights with up to \(more)")
+          + (screen ? L(" (choose more stops)") : L(" (try --max-stops \(Self.mostStops))"))
       case .carrier:
-        return "other airlines fly it" + (screen ? " (choose all carriers)" : " (try without --carrier)")
+        return L("other airlines fly it") + (screen ? L(" (choose all carriers)") : L(" (try without --carrier)"))
       case .adults:
-        return "no flight has \(request.adults) seats left together; fewer passengers fit"
-          + (screen ? " (change adults)" : " (try fewer --adults)")
+        return L("no flight has \(request.adults) seats left together; fewer passengers fit")
+          + (screen ? L(" (change adults)") : L(" (try fewer --adults)"))
       case .returnDate:
-        return "the outbound has flights, the return on \(request.returnDate.map(\.description) ?? "") has none"
-          + (screen ? " (choose another return date)" : " (try another --return)")
+        return L("the outbound has flights, the return on \(request.returnDate.map(\.description) ?? "") has none")
+          + (screen ? L(" (choose another return date)") : L(" (try another --return)"))
       }
     }
     return asked + ": " + reasons.joined(separator: "; ") + "."
@@ -122,6 +122,6 @@ public struct EmptyFlightSearch: Hashable, Sendable {
   /// `A`, `A and B`, `A, B and C`.
   static func list(_ names: [String]) -> String {
     guard names.count > 1, let last = names.last else { return names.first ?? "" }
-    return names.dropLast().joined(separator: ", ") + " and " + last
+    return names.dropLast().joined(separator: ", ") + L(" and ") + last
   }
 }

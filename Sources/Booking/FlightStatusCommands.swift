@@ -10,7 +10,7 @@ enum FlightStatusCommands {
   static func status(_ services: BookingServices) -> Command {
     Command(
       name: "status",
-      summary: "Live status of one flight: gates, times, delay and its reason.",
+      summary: L("Live status of one flight: gates, times, delay and its reason."),
       discussion: """
         FLIGHT is the airline code and number (LH400, or "LH 400"). Without --date, today's flight at its origin
         (else its next one this week). Every time is local to its airport, with the time zone named; a delay gives
@@ -19,10 +19,10 @@ enum FlightStatusCommands {
         {"flightStatus": …}, then {"update": {"flightStatus": …, "changes": […]}} per change.
         The clock is real time; --clock-speed 600 --clock-start 2026-12-20T06:00 watches a whole day in minutes.
         """,
-      arguments: [ArgumentSpec("FLIGHT", help: "Airline code and flight number, like LH400.")],
+      arguments: [ArgumentSpec("FLIGHT", help: L("Airline code and flight number, like LH400."))],
       options: [
-        .option("date", "YYYY-MM-DD", help: "Departure date, local to the origin.", default: "today there"),
-        .flag("follow", help: "Print each change as it happens, until the flight is at the gate."),
+        .option("date", "YYYY-MM-DD", help: L("Departure date, local to the origin."), default: L("today there")),
+        .flag("follow", help: L("Print each change as it happens, until the flight is at the gate.")),
       ],
       examples: ["LH400", "LH400 --date 2026-12-20 --json", "LH400 --follow --clock-speed 600"],
       action: { invocation in
@@ -43,7 +43,7 @@ enum FlightStatusCommands {
               context.console.print(try JSONOutput.line(["flightStatus": status]))
             } else {
               context.console.print(FlightStatusText.status(status))
-              if !status.isFinal { context.console.print("Following \(status.flight): each change as it happens.") }
+              if !status.isFinal { context.console.print(L("Following \(status.flight): each change as it happens.")) }
             }
             return !status.isFinal
           case .update(let update):
@@ -63,7 +63,7 @@ enum FlightStatusCommands {
     guard let flight = Flight(code: compact) else {
       throw ServiceError.invalid(
         "invalid_flight_number",
-        "invalid flight \(EchoedInput.quoted(text)): expected an airline code and a number 1–9999, like LH400")
+        L("invalid flight \(EchoedInput.quoted(text)): expected an airline code and a number 1–9999, like LH400"))
     }
     return flight
   }
@@ -73,7 +73,7 @@ enum FlightStatusCommands {
   static func board(_ services: BookingServices) -> Command {
     Command(
       name: "board",
-      summary: "An airport's departures (or arrivals) board for a local date, live.",
+      summary: L("An airport's departures (or arrivals) board for a local date, live."),
       discussion: """
         AIRPORT is an IATA airport code (FRA). The board lists every flight leaving on the date (local to the
         airport), or with --arrivals every flight due at its gate on it, by scheduled time: expected time,
@@ -83,9 +83,9 @@ enum FlightStatusCommands {
         """,
       arguments: [ArgumentSpec("AIRPORT", help: "IATA airport code, like FRA.")],
       options: [
-        .option("date", "YYYY-MM-DD", help: "The local date at the airport.", default: "today there"),
-        .flag("arrivals", help: "The arrivals board instead of departures."),
-        .flag("follow", help: "Print each change as it happens."),
+        .option("date", "YYYY-MM-DD", help: L("The local date at the airport."), default: L("today there")),
+        .flag("arrivals", help: L("The arrivals board instead of departures.")),
+        .flag("follow", help: L("Print each change as it happens.")),
       ],
       examples: ["FRA", "JFK --arrivals --json", "FRA --follow --clock-speed 600"],
       action: { invocation in

@@ -26,10 +26,11 @@ public enum FlightText {
   /// flight with its aircraft and the codeshare designators it is also sold under
   /// (`LX 14 (333; also UA 2110)`).
   public static func itinerary(_ itinerary: Itinerary) -> String {
-    let via = itinerary.connectionAirports.isEmpty ? "" : " via \(itinerary.connectionAirports.joined(separator: ", "))"
+    let via =
+      itinerary.connectionAirports.isEmpty ? "" : L(" via \(itinerary.connectionAirports.joined(separator: ", "))")
     let flights = itinerary.segments.map { segment in
       let also =
-        segment.codeshares.isEmpty ? "" : "; also \(segment.codeshares.map(\.description).joined(separator: ", "))"
+        segment.codeshares.isEmpty ? "" : L("; also \(segment.codeshares.map(\.description).joined(separator: ", "))")
       return "\(segment.flight) (\(segment.aircraft)\(also))"
     }.joined(separator: ", ")
     return
@@ -46,21 +47,23 @@ public enum FlightText {
     }
     var lines: [String] = []
     for (number, offer) in offers.enumerated() {
-      let each = offer.adults > 1 ? " (\(money.string(offer.perPassenger.total)) per adult)" : ""
+      let each = offer.adults > 1 ? L(" (\(money.string(offer.perPassenger.total)) per adult)") : ""
       lines.append(
-        "\(number + 1). \(money.string(offer.price))\(each)  \(offer.cabin.displayName), \(offer.seatsAvailable) seats left"
+        L(
+          "\(number + 1). \(money.string(offer.price))\(each)  \(offer.cabin.displayName), \(offer.seatsAvailable) seats left"
+        )
       )
       for itinerary in offer.itineraries { lines.append("   " + Self.itinerary(itinerary)) }
-      lines.append("   id: \(offer.id)")
+      lines.append(L("   id: \(offer.id)"))
     }
     return lines.joined(separator: "\n")
   }
 
   /// The confirmation of `book`, amounts written by `money`.
   public static func booked(_ reservation: Reservation, money: MoneyFormat = .english) -> String {
-    var lines = ["Booked: \(reservation.summary)"]
-    if let locator = reservation.locator { lines.append("Record locator (PNR): \(locator)") }
-    lines.append("Total charged: \(money.string(reservation.total))")
+    var lines = [L("Booked: \(reservation.summary)")]
+    if let locator = reservation.locator { lines.append(L("Record locator (PNR): \(locator)")) }
+    lines.append(L("Total charged: \(money.string(reservation.total))"))
     lines.append("Reservation: \(reservation.id) (status \(reservation.status.rawValue))")
     return lines.joined(separator: "\n")
   }

@@ -14,7 +14,7 @@ enum RadarCommands {
   static func radar(_ services: BookingServices) -> Command {
     Command(
       name: "radar",
-      summary: "Every flight in the air, moving on a map of the world (or one frame, or JSON positions).",
+      summary: L("Every flight in the air, moving on a map of the world (or one frame, or JSON positions)."),
       discussion: """
         The flights of the live status simulation ('booking status', 'booking board') in the air at the app's clock,
         each along the great circle from its origin to its destination (or its alternate when it diverted), with its
@@ -28,14 +28,18 @@ enum RadarCommands {
         --radius-km. --clock-start 2026-12-20T14:00Z shows another moment; --clock-speed 600 runs ten minutes a second.
         """,
       options: [
-        .option("near", "PLACE", help: "Centre on an airport (FRA), a city (Zurich) or lat,lon.", default: "the world"),
-        .option("zoom", "N", help: "Zoom 0 (the world) to 12.", default: "0; 5 with --near"),
-        .option("radius-km", "KM", help: "With --near and --json: the flights within this distance.", default: "500"),
-        .flag("once", help: "Print one frame of the map and exit."),
-        .option("width", "COLUMNS", help: "With --once: the map's width in cells (40–400).", default: "100"),
-        .option("height", "ROWS", help: "With --once: the map's height in cells (12–200).", default: "34"),
+        .option(
+          "near", "PLACE", help: L("Centre on an airport (FRA), a city (Zurich) or lat,lon."), default: L("the world")),
+        .option("zoom", "N", help: L("Zoom 0 (the world) to 12."), default: L("0; 5 with --near")),
+        .option(
+          "radius-km", "KM", help: L("With --near and --json: the flights within this distance."), default: "500"),
+        .flag("once", help: L("Print one frame of the map and exit.")),
+        .option("width", "COLUMNS", help: L("With --once: the map's width in cells (40–400)."), default: "100"),
+        .option("height", "ROWS", help: L("With --once: the map's height in cells (12–200)."), default: "34"),
       ],
-      examples: ["--once", "--near FRA --once", "--near 40.64,-73.78 --json --radius-km 200", "--clock-speed 60"],
+      examples: [
+        "--once", "--near FRA --once", "--near 40.64,-73.78 --json --radius-km 200", "--clock-speed 60",
+      ],
       action: { invocation in
         let context = invocation.context
         let zoom = try whole(invocation, "zoom", in: 0...12)
@@ -83,7 +87,7 @@ enum RadarCommands {
             backgroundQueue: DispatchQueue.global(qos: .userInitiated).eraseToAnyScheduler())
           let app = InteractiveApp.assemble(
             name: invocation.path.first ?? "booking",
-            features: [InteractiveFeature(tab: AppTab("Radar", root: RadarScreen(model: model)))],
+            features: [InteractiveFeature(tab: AppTab(L("Radar"), root: RadarScreen(model: model)))],
             useColor: context.useColor)
           try app.run()
         }
@@ -102,7 +106,8 @@ enum RadarCommands {
     let booked = token.flatMap { try? radar.bookedOperations(token: $0) } ?? []
     let frame = RadarFrame(flights: flights, at: instant, booked: booked)
     let view = RadarView(
-      frame: frame, flights: flights, viewport: viewport, title: "Flights in the air", basemap: try? Basemap.shared(),
+      frame: frame, flights: flights, viewport: viewport, title: L("Flights in the air"),
+      basemap: try? Basemap.shared(),
       places: try? MapPlaces.shared())
     return view.rendered(width: width, height: height, theme: .monochrome).plainText
   }
@@ -120,7 +125,9 @@ enum RadarCommands {
     guard let text = invocation.value(name) else { return nil }
     guard let value = Int(text), range.contains(value) else {
       throw CLIError.usage(
-        "invalid --\(name) \(EchoedInput.quoted(text)): expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+        L(
+          "invalid --\(name) \(EchoedInput.quoted(text)): expected a whole number from \(range.lowerBound) to \(range.upperBound)"
+        )
       )
     }
     return value
@@ -130,7 +137,9 @@ enum RadarCommands {
     guard let text = invocation.value(name) else { return nil }
     guard let value = Double(text), value.isFinite, range.contains(value) else {
       throw CLIError.usage(
-        "invalid --\(name) \(EchoedInput.quoted(text)): expected a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))"
+        L(
+          "invalid --\(name) \(EchoedInput.quoted(text)): expected a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))"
+        )
       )
     }
     return value

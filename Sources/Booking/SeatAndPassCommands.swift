@@ -9,26 +9,27 @@ enum SeatAndPassCommands {
   static func seats(_ services: BookingServices) -> Command {
     Command(
       name: "seats",
-      summary: "Draw the seat map of a flight booking, choose seats, or seat everyone together.",
+      summary: L("Draw the seat map of a flight booking, choose seats, or seat everyone together."),
       discussion: """
         Without --seat, draws the seat map of each leg (or of --leg N): '.' free, 'x' taken, '#' blocked,
         '-' another cabin, 1, 2, … your passengers; EXIT marks exit rows. --passenger NAME --seat 23A (once per
         passenger, in pairs) takes seats on --leg N (default 1); --auto seats every passenger still without a
         seat, side by side when the map allows. Seats can be chosen until check-in closes.
         """,
-      arguments: [ArgumentSpec("RES_ID", help: "A flight reservation's id, from 'trips list'.")],
+      arguments: [ArgumentSpec("RES_ID", help: L("A flight reservation's id, from 'trips list'."))],
       options: [
-        .option("leg", "N", help: "The flight of the trip, 1 for the first.", default: "every leg (1 for --seat)"),
-        .option("passenger", "\"GIVEN FAMILY\"", help: "The passenger of the next --seat.", repeatable: true),
-        .option("seat", "SEAT", help: "A seat like 23A, for the --passenger before it.", repeatable: true),
-        .flag("auto", help: "Seat every passenger without a seat, together when possible."),
+        .option(
+          "leg", "N", help: L("The flight of the trip, 1 for the first."), default: L("every leg (1 for --seat)")),
+        .option("passenger", L("\"GIVEN FAMILY\""), help: L("The passenger of the next --seat."), repeatable: true),
+        .option("seat", "SEAT", help: L("A seat like 23A, for the --passenger before it."), repeatable: true),
+        .flag("auto", help: L("Seat every passenger without a seat, together when possible.")),
       ],
       examples: ["res_…", "res_… --passenger \"Ada Lovelace\" --seat 23A", "res_… --auto --json"],
       action: { invocation in
         let id = try invocation.argument(0, name: "RES_ID")
         let legOption = try invocation.value("leg").map { text -> Int in
           guard let number = Int(text), (1...12).contains(number) else {
-            throw ServiceError.invalid("invalid_leg", "invalid --leg \(EchoedInput.quoted(text)): expected 1, 2, …")
+            throw ServiceError.invalid("invalid_leg", L("invalid --leg \(EchoedInput.quoted(text)): expected 1, 2, …"))
           }
           return number - 1
         }
@@ -37,7 +38,9 @@ enum SeatAndPassCommands {
         guard names.count == seatTexts.count || (names.isEmpty && seatTexts.count == 1) else {
           throw ServiceError.invalid(
             "seat_without_passenger",
-            "\(seatTexts.count) --seat for \(names.count) --passenger: give them in pairs, --passenger \"Ada Lovelace\" --seat 23A"
+            L(
+              "\(seatTexts.count) --seat for \(names.count) --passenger: give them in pairs, --passenger \"Ada Lovelace\" --seat 23A"
+            )
           )
         }
         let seats = try seatTexts.map(SeatNumber.init(parsing:))
@@ -85,8 +88,8 @@ enum SeatAndPassCommands {
     view.render(in: buffer.area, into: &buffer)
     var lines = [buffer.styledText(useColor: useColor)]
     for assignment in leg.assignments {
-      let seat = assignment.seat.map { "seat \($0)" } ?? "no seat yet"
-      let checked = assignment.sequence.map { ", checked in (sequence \($0))" } ?? ""
+      let seat = assignment.seat.map { L("seat \($0)") } ?? L("no seat yet")
+      let checked = assignment.sequence.map { L(", checked in (sequence \($0))") } ?? ""
       lines.append("\(assignment.passenger): \(seat)\(checked)")
     }
     return lines.joined(separator: "\n")
@@ -97,7 +100,9 @@ enum SeatAndPassCommands {
     guard passengers.count == 1 else {
       throw ServiceError.invalid(
         "seat_without_passenger",
-        "reservation \(id) has \(passengers.count) passengers: say whose seat it is with --passenger \"Given Family\" before each --seat"
+        L(
+          "reservation \(id) has \(passengers.count) passengers: say whose seat it is with --passenger \"Given Family\" before each --seat"
+        )
       )
     }
     return passengers
@@ -105,7 +110,8 @@ enum SeatAndPassCommands {
 
   static func checkIn(_ services: BookingServices, _ context: CLIContext) throws -> any CheckInService {
     guard let make = services.checkIn else {
-      throw ServiceError(.unavailable, code: "check_in_unavailable", message: "check-in is not available in this app")
+      throw ServiceError(
+        .unavailable, code: "check_in_unavailable", message: L("check-in is not available in this app"))
     }
     return try make(context)
   }
@@ -122,14 +128,14 @@ enum SeatAndPassCommands {
   static func boardingPass(_ services: BookingServices) -> Command {
     Command(
       name: "boarding-pass",
-      summary: "Read IATA bar-coded boarding passes.",
+      summary: L("Read IATA bar-coded boarding passes."),
       subcommands: [scan(services)])
   }
 
   static func scan(_ services: BookingServices) -> Command {
     Command(
       name: "scan",
-      summary: "Read a boarding pass from a photo or image (PDF417, Aztec, QR, Data Matrix) or from its text.",
+      summary: L("Read a boarding pass from a photo or image (PDF417, Aztec, QR, Data Matrix) or from its text."),
       discussion: """
         Decodes the barcode of a PNG or JPEG image, reads it as an IATA BCBP (Resolution 792, format M) and
         prints every field with its meaning. Lenient by default: quirks real passes have (a blank e-ticket
@@ -139,11 +145,11 @@ enum SeatAndPassCommands {
         matching trip): never from this computer's clock. The signature is checked with this backend's key
         (valid, unknown or absent); signed in, the pass is matched against your trips.
         """,
-      arguments: [ArgumentSpec("IMAGE", help: "A PNG or JPEG file with the barcode.", optional: true)],
+      arguments: [ArgumentSpec("IMAGE", help: L("A PNG or JPEG file with the barcode."), optional: true)],
       options: [
-        .option("text", "BCBP", help: "The pass's text (M1…) instead of an image."),
-        .flag("strict", help: "Read by the standard alone, refusing every deviation."),
-        .option("reference-date", "YYYY-MM-DD", help: "A date near the flight, to give dates their year."),
+        .option("text", "BCBP", help: L("The pass's text (M1…) instead of an image.")),
+        .flag("strict", help: L("Read by the standard alone, refusing every deviation.")),
+        .option("reference-date", "YYYY-MM-DD", help: L("A date near the flight, to give dates their year.")),
       ],
       examples: [
         "pass.png", "photo.jpg --json", "--text \"M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 326J001A0025 100\"",
@@ -198,35 +204,35 @@ enum SeatAndPassCommands {
   static func passText(_ invocation: Invocation, _ services: BookingServices) throws -> (String, ScannedBarcode?) {
     if let text = invocation.value("text") {
       guard invocation.arguments.isEmpty else {
-        throw CLIError.usage("give either IMAGE or --text, not both", code: "invalid_argument")
+        throw CLIError.usage(L("give either IMAGE or --text, not both"), code: "invalid_argument")
       }
       return (text, nil)
     }
     guard let path = invocation.arguments.first else {
       throw CLIError.usage(
-        "missing IMAGE (or --text) for '\(invocation.commandName)': see '\(invocation.commandName) --help'",
+        L("missing IMAGE (or --text) for '\(invocation.commandName)': see '\(invocation.commandName) --help'"),
         code: "missing_argument")
     }
     guard let scanner = services.barcodeScanner else {
       throw ServiceError(
-        .unavailable, code: "scanner_unavailable", message: "barcode scanning is not available in this app")
+        .unavailable, code: "scanner_unavailable", message: L("barcode scanning is not available in this app"))
     }
     let url = URL(fileURLWithPath: path)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
       let data = FileManager.default.contents(atPath: url.path)
     else {
-      throw ServiceError.invalid("file_not_found", "cannot read \(EchoedInput.quoted(path)): no such file")
+      throw ServiceError.invalid("file_not_found", L("cannot read \(EchoedInput.quoted(path)): no such file"))
     }
     let found: [ScannedBarcode]
     do {
       found = try scanner.scan(imageData: data, symbologies: Set(BarcodeSymbology.allCases))
     } catch let error as ServiceError where error.code == "unreadable_image" {
-      throw ServiceError.invalid("unreadable_image", "cannot read \(path): \(error.message)")
+      throw ServiceError.invalid("unreadable_image", L("cannot read \(path): \(error.message)"))
     }
     guard let first = found.first else {
       throw ServiceError.refused(
-        "no_barcode", "no PDF417, Aztec, QR or Data Matrix code was found in \(path): try a sharper, closer image")
+        "no_barcode", L("no PDF417, Aztec, QR or Data Matrix code was found in \(path): try a sharper, closer image"))
     }
     return (first.text, first)
   }
@@ -304,33 +310,34 @@ struct ScanReport {
     func table(_ fields: [BCBPFieldDescription]) {
       for field in fields {
         let value = field.value.isEmpty ? "(blank)" : field.value
-        let item = "item \(field.item)".padding(toLength: 9, withPad: " ", startingAt: 0)
+        let item = L("item \(field.item)").padding(toLength: 9, withPad: " ", startingAt: 0)
         let name = field.name.padding(toLength: 44, withPad: " ", startingAt: 0)
         lines.append("  \(item) \(name) \(value)" + (field.meaning.isEmpty ? "" : "  — \(field.meaning)"))
       }
     }
-    lines.append("Passenger and pass:")
+    lines.append(L("Passenger and pass:"))
     table(pass.uniqueFieldDescriptions(reference: issueReference))
     for index in pass.legs.indices {
       let leg = pass.legs[index]
-      lines.append("Leg \(index + 1): \(leg.flightDisplay) \(leg.from) → \(leg.to)")
+      lines.append(L("Leg \(index + 1): \(leg.flightDisplay) \(leg.from) → \(leg.to)"))
       table(pass.legFieldDescriptions(index, date: dates[index]))
     }
     if pass.securityType != nil {
-      lines.append("Security data:")
+      lines.append(L("Security data:"))
       table(pass.securityFieldDescriptions)
     }
     lines.append("Signature: \(verification.signature.rawValue) (\(verification.reason))")
     if let match, let reservation = match.reservation {
-      lines.append("Your trip: \(reservation.id)  \(reservation.summary)")
+      lines.append(L("Your trip: \(reservation.id)  \(reservation.summary)"))
     } else {
-      lines.append("Your trip: none of your trips matches this pass")
+      lines.append(L("Your trip: none of your trips matches this pass"))
     }
     if dates.contains(where: { $0 == nil }) {
-      lines.append("The year of the flight date is unknown: give --reference-date YYYY-MM-DD (a date near the flight).")
+      lines.append(
+        L("The year of the flight date is unknown: give --reference-date YYYY-MM-DD (a date near the flight)."))
     }
     if !result.quirks.isEmpty {
-      lines.append("Deviations from the standard accepted:")
+      lines.append(L("Deviations from the standard accepted:"))
       for quirk in result.quirks { lines.append("  \(quirk)") }
     }
     return lines.joined(separator: "\n")

@@ -113,7 +113,7 @@ public final class FlightBoardViewModel {
     let code = airport.trimmingCharacters(in: .whitespaces).uppercased()
     guard code.count == 3, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
       requests.send(nil)
-      errorMessage = "Type an airport's three-letter IATA code, like FRA."
+      errorMessage = L("Type an airport's three-letter IATA code, like FRA.")
       return
     }
     errorMessage = nil

@@ -65,7 +65,7 @@ public final class FlightBookingViewModel {
       .map { request in
         environment.call { () throws -> Outcome in
           guard let booking else {
-            throw ServiceError(.unavailable, code: "booking_unavailable", message: "booking is not available here")
+            throw ServiceError(.unavailable, code: "booking_unavailable", message: L("booking is not available here"))
           }
           guard let token = token() else { throw ServiceError.notSignedIn }
           do {
@@ -149,7 +149,7 @@ public final class FlightBookingViewModel {
             + "\(segment.arrival.localTimeText)\(mark) \(segment.to)  \(FlightText.duration(segment.durationMinutes))  "
             + "\(segment.aircraftName ?? segment.aircraft)")
         if index < itinerary.layoverMinutes.count {
-          lines.append("  connection in \(segment.to): \(FlightText.duration(itinerary.layoverMinutes[index]))")
+          lines.append(L("  connection in \(segment.to): \(FlightText.duration(itinerary.layoverMinutes[index]))"))
         }
       }
     }
@@ -160,9 +160,9 @@ public final class FlightBookingViewModel {
       PriceLine(label: label, amount: environment.display(money), money: money)
     }
     breakdown = [
-      line("Fare (\(adults), \(offer.cabin.displayName.lowercased()))", fare.fare),
-      line("Taxes and fees", fare.taxesAndFees),
-      line("Total", fare.total),
+      line(L("Fare (\(adults), \(offer.cabin.displayName.lowercased()))"), fare.fare),
+      line(L("Taxes and fees"), fare.taxesAndFees),
+      line(L("Total"), fare.total),
     ]
     validate()
   }
@@ -173,7 +173,7 @@ public final class FlightBookingViewModel {
   private func namesProblem() -> String? {
     guard let index = firstInvalidPassenger else { return nil }
     let whose = names.count == 1 ? "the passenger's" : "passenger \(index + 1)'s"
-    return PassengerName.formProblem(names[index], whose: whose, asOn: "the passport")
+    return PassengerName.formProblem(names[index], whose: whose, asOn: L("the passport"))
   }
 
   private func validate() {

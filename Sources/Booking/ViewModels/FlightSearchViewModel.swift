@@ -24,7 +24,7 @@ public struct FlightOfferRow: Hashable, Sendable {
     times = offer.itineraries.map(FlightText.times)
     stops = offer.itineraries.map { itinerary in
       let via = itinerary.connectionAirports
-      return FlightText.stops(itinerary.stops) + (via.isEmpty ? "" : " via \(via.joined(separator: ", "))")
+      return FlightText.stops(itinerary.stops) + (via.isEmpty ? "" : L(" via \(via.joined(separator: ", "))"))
     }
     duration = offer.itineraries.map { FlightText.duration($0.durationMinutes) }
     carriers = offer.carriers.joined(separator: ", ")
@@ -82,9 +82,11 @@ public final class FlightSearchViewModel {
   public let destination: AirportAutocompleteViewModel
 
   /// The option names of the flight search and what the form calls them (``ScreenText``).
-  public static let fieldNames: [String: String] = [
-    "--from": "From", "--to": "To", "--date": "the departure date", "--return": "the return date",
-  ]
+  public static var fieldNames: [String: String] {
+    [
+      "--from": L("From"), "--to": L("To"), "--date": L("the departure date"), "--return": L("the return date"),
+    ]
+  }
 
   private struct Form {
     var origin = ""
@@ -273,11 +275,12 @@ public final class FlightSearchViewModel {
   /// `No flights from SFO to JFK on 2026-12-20 (round trip back 2026-12-27) with at most 1 stop:
   /// try more stops or another date.`
   static func noFlightsMessage(_ request: FlightSearchRequest) -> String {
-    let back = request.returnDate.map { " (back \($0))" } ?? ""
+    let back = request.returnDate.map { L(" (back \($0))") } ?? ""
     let stops = request.maxStops == 0 ? "nonstop" : "with at most \(FlightText.stops(request.maxStops))"
-    let more = request.maxStops < 2 ? "more stops or another date" : "another date or nearby airports"
-    return "No flights from \(request.origin) to \(request.destination) on \(request.departureDate)\(back) \(stops): "
-      + "try \(more)."
+    let more = request.maxStops < 2 ? L("more stops or another date") : L("another date or nearby airports")
+    return L(
+      "No flights from \(request.origin) to \(request.destination) on \(request.departureDate)\(back) \(stops): "
+        + "try \(more).")
   }
 
   /// What the filters hid, when they hid every offer.
@@ -286,9 +289,10 @@ public final class FlightSearchViewModel {
     if let stopsFilter {
       conditions.append(stopsFilter == 0 ? "nonstop" : "with at most \(FlightText.stops(stopsFilter))")
     }
-    if let carrierFilter { conditions.append("flown by \(carrierFilter)") }
+    if let carrierFilter { conditions.append(L("flown by \(carrierFilter)")) }
     let offers = searchedCount == 1 ? "the 1 offer" : "the \(searchedCount) offers"
-    return "None of \(offers) of this search is \(conditions.joined(separator: " and ")): press f or c to change the "
+    return L(
+      "None of \(offers) of this search is \(conditions.joined(separator: " and ")): press f or c to change the ")
       + "filters."
   }
 
@@ -305,10 +309,10 @@ public final class FlightSearchViewModel {
     var problems: [FlightFormField: String] = [:]
     let from = form.origin.trimmingCharacters(in: .whitespaces)
     let to = form.destination.trimmingCharacters(in: .whitespaces)
-    if from.isEmpty { problems[.from] = "Enter where you fly from: a city, an airport, or a city code (LON)." }
-    if to.isEmpty { problems[.to] = "Enter where you fly to: a city, an airport, or a city code (NYC)." }
+    if from.isEmpty { problems[.from] = L("Enter where you fly from: a city, an airport, or a city code (LON).") }
+    if to.isEmpty { problems[.to] = L("Enter where you fly to: a city, an airport, or a city code (NYC).") }
     if !from.isEmpty, from.lowercased() == to.lowercased() {
-      problems[.to] = "From and To are the same place: choose two different places."
+      problems[.to] = L("From and To are the same place: choose two different places.")
     }
     let last = today?.lastAllowed(daysAhead: FlightSearchRequest.maximumDaysAhead)
     func check(_ text: String, _ name: String) -> (LocalDate?, String?) {
@@ -316,8 +320,9 @@ public final class FlightSearchViewModel {
       guard let date = LocalDate(trimmed) else {
         return (
           nil,
-          "\(name) \(EchoedInput.quoted(trimmed)) is not a date: type YYYY-MM-DD, like 2026-12-20, or press Enter "
-            + "for the calendar."
+          L(
+            "\(name) \(EchoedInput.quoted(trimmed)) is not a date: type YYYY-MM-DD, like 2026-12-20, or press Enter "
+              + "for the calendar.")
         )
       }
       if let today, today.isPastEverywhere(date) {
@@ -326,26 +331,30 @@ public final class FlightSearchViewModel {
       if let last, date > last {
         return (
           date,
-          "\(name) \(date) is more than \(FlightSearchRequest.maximumDaysAhead) days ahead: choose a date up to \(last)."
+          L(
+            "\(name) \(date) is more than \(FlightSearchRequest.maximumDaysAhead) days ahead: choose a date up to \(last)."
+          )
         )
       }
       return (date, nil)
     }
     var departure: LocalDate?
     if form.date.trimmingCharacters(in: .whitespaces).isEmpty {
-      problems[.depart] = "Enter a departure date (YYYY-MM-DD, or Enter for the calendar)."
+      problems[.depart] = L("Enter a departure date (YYYY-MM-DD, or Enter for the calendar).")
     } else {
-      let (date, problem) = check(form.date, "The departure date")
+      let (date, problem) = check(form.date, L("The departure date"))
       departure = date
       if let problem { problems[.depart] = problem }
     }
     if !form.returnDate.trimmingCharacters(in: .whitespaces).isEmpty {
-      let (date, problem) = check(form.returnDate, "The return date")
+      let (date, problem) = check(form.returnDate, L("The return date"))
       if let problem {
         problems[.back] = problem
       } else if let date, let departure, date < departure {
         problems[.back] =
-          "The return date \(date) is before the departure (\(departure)): choose a later return, or none for one-way."
+          L(
+            "The return date \(date) is before the departure (\(departure)): choose a later return, or none for one-way."
+          )
       }
     }
     if !(1...9).contains(form.adults) { problems[.adults] = "Choose from 1 to 9 adults." }
@@ -357,7 +366,7 @@ public final class FlightSearchViewModel {
     let to = form.destination.trimmingCharacters(in: .whitespaces)
     guard !from.isEmpty, !to.isEmpty, from.lowercased() != to.lowercased(),
       let date = LocalDate(form.date.trimmingCharacters(in: .whitespaces))
-    else { return .failure(.invalid("invalid_form", "the form is not complete")) }
+    else { return .failure(.invalid("invalid_form", L("the form is not complete"))) }
     let returnText = form.returnDate.trimmingCharacters(in: .whitespaces)
     let back = returnText.isEmpty ? nil : LocalDate(returnText)
     guard returnText.isEmpty || back != nil else { return .failure(.invalid("invalid_form", "the return date")) }

@@ -71,14 +71,14 @@ public final class FlightStatusViewModel {
   public func show(flight flightText: String, date dateText: String) {
     let compact = flightText.filter { !$0.isWhitespace }
     guard let flight = Flight(code: compact) else {
-      stop(message: "Type an airline code and a flight number, like LH400.")
+      stop(message: L("Type an airline code and a flight number, like LH400."))
       return
     }
     let trimmed = dateText.trimmingCharacters(in: .whitespaces)
     var date: LocalDate?
     if !trimmed.isEmpty {
       guard let parsed = LocalDate(trimmed) else {
-        stop(message: "Type the date as YYYY-MM-DD, or leave it empty for today.")
+        stop(message: L("Type the date as YYYY-MM-DD, or leave it empty for today."))
         return
       }
       date = parsed

@@ -27,7 +27,7 @@ public final class RadarViewModel {
   @Published public private(set) var selectedStatus: FlightStatus?
   /// Whether the map keeps the selected aircraft in its centre.
   @Published public private(set) var following = false
-  @Published public private(set) var message: String? = "Loading the flights in the air…"
+  @Published public private(set) var message: String? = L("Loading the flights in the air…")
   /// The simulated instant the airborne set was read at.
   public private(set) var loadedAt: Date?
 
@@ -94,7 +94,7 @@ public final class RadarViewModel {
         } else if selected != nil {
           selectedStatus = loaded.status ?? selectedStatus
         }
-        message = loaded.flights.isEmpty ? "No flight is in the air at this moment." : nil
+        message = loaded.flights.isEmpty ? L("No flight is in the air at this moment.") : nil
       case .failure(let error):
         message = error.message
       }
@@ -198,7 +198,8 @@ public final class RadarViewModel {
     let airborne = flights.map(\.key).filter { booked.contains($0) }.sorted()
     guard !airborne.isEmpty else {
       message =
-        booked.isEmpty ? "No booked flight: book one, then watch it here." : "None of your flights is in the air now."
+        booked.isEmpty
+        ? L("No booked flight: book one, then watch it here.") : L("None of your flights is in the air now.")
       return
     }
     let next = selected.flatMap { airborne.firstIndex(of: $0) }.map { airborne[($0 + 1) % airborne.count] }

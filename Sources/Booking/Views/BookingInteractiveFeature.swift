@@ -25,7 +25,7 @@ extension BookingScreens {
   /// traveller's date (the device's zone) and the form refuses only dates past at every place
   /// (``TravelToday``).
   public static func feature(
-    title: String = "Flights", services: BookingServices, session: AccountSession, context: CLIContext
+    title: String = L("Flights"), services: BookingServices, session: AccountSession, context: CLIContext
   ) throws -> InteractiveFeature {
     let account = session.account
     let flights = LazyFlightSearching { try services.flights(context) }

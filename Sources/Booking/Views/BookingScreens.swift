@@ -96,7 +96,7 @@ final class FlightSearchScreen: Screen {
   static let labelWidth = 11
   static let formWidth = 48
 
-  let title = "Flights"
+  let title = L("Flights")
   let model: FlightSearchViewModel
   private let environment: FlightScreenEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
@@ -241,10 +241,10 @@ final class FlightSearchScreen: Screen {
     func row(_ y: Int) -> Rect {
       Rect(x: area.x + 2, y: area.y + y, width: max(0, width - 2), height: y < area.height ? 1 : 0)
     }
-    Label("Find a flight", style: theme.accent).render(in: area.row(0), into: &buffer)
+    Label(L("Find a flight"), style: theme.accent).render(in: area.row(0), into: &buffer)
     let editing = isEditingText
     let fields: [(String, Focus, String)] = [
-      ("Depart", .depart, "YYYY-MM-DD (Enter: calendar)"), ("Return", .back, "empty: one-way"),
+      (L("Depart"), .depart, "YYYY-MM-DD (Enter: calendar)"), (L("Return"), .back, L("empty: one-way")),
     ]
     // From and To under the calendar (a narrow terminal draws it over the form's right part).
     func drawAirport(
@@ -253,7 +253,7 @@ final class FlightSearchScreen: Screen {
       let y = area.y + Self.row(of: airport.part)
       guard y < area.bottom else { return }
       AutocompleteField(airport.label, state: airport.state, suggestions: suggestions(airport.model))
-        .labelWidth(Self.labelWidth).fieldWidth(max(0, width - 2)).placeholder("City or airport")
+        .labelWidth(Self.labelWidth).fieldWidth(max(0, width - 2)).placeholder(L("City or airport"))
         .loadingText("Looking up airports…").focused(focus == airport.part && editing)
         .render(
           in: Rect(x: area.x + 2, y: y, width: max(0, area.right - area.x - 2), height: area.bottom - y), into: &buffer)
@@ -270,8 +270,8 @@ final class FlightSearchScreen: Screen {
       Label(Line([Span(label), Span("‹ \(value) ›", style: focus == part ? theme.selection : theme.base)]))
         .render(in: row(Self.row(of: part)), into: &buffer)
     }
-    stepper("Adults", "\(adults)", .adults)
-    stepper("Cabin", cabin.displayName, .cabin)
+    stepper(L("Adults"), "\(adults)", .adults)
+    stepper(L("Cabin"), cabin.displayName, .cabin)
     stepper("Max stops", maxStops == 0 ? "0 (nonstop)" : "\(maxStops)", .stops)
     let searchRow = row(Self.row(of: .search))
     if model.isSearchEnabled {
@@ -287,7 +287,7 @@ final class FlightSearchScreen: Screen {
     if environment.views.status != nil {
       let statusRow = buttonRow(Self.row(of: .status))
       Button("Flight status", focused: focus == .status).render(in: statusRow, into: &buffer)
-      let boardX = statusRow.x + Button("Flight status").width + 2
+      let boardX = statusRow.x + Button(L("Flight status")).width + 2
       Button("Airport board", focused: focus == .board).render(
         in: Rect(x: boardX, y: statusRow.y, width: max(0, statusRow.right - boardX), height: statusRow.height),
         into: &buffer)
@@ -296,7 +296,7 @@ final class FlightSearchScreen: Screen {
       let radarRow = buttonRow(Self.row(of: .radar))
       var radarX = radarRow.x
       if environment.views.status != nil {
-        radarX += Button("Flight status").width + 2 + Button("Airport board").width + 2
+        radarX += Button(L("Flight status")).width + 2 + Button(L("Airport board")).width + 2
       }
       Button("Radar", focused: focus == .radar).render(
         in: Rect(x: radarX, y: radarRow.y, width: max(0, radarRow.right - radarX), height: radarRow.height),
@@ -325,7 +325,7 @@ final class FlightSearchScreen: Screen {
   /// The line under the form, for the focused part: what is wrong with it as typed (a problem:
   /// `true`), else how to fill it in; on Search, the first thing to fix in the form.
   var hintLine: (String, Bool) {
-    if searchRequested { return ("Searching as soon as the airport suggestions arrive…", false) }
+    if searchRequested { return (L("Searching as soon as the airport suggestions arrive…"), false) }
     let field: FlightFormField?
     let text: String
     switch focus {
@@ -343,7 +343,7 @@ final class FlightSearchScreen: Screen {
       if let first = model.origin.errorMessage ?? model.destination.errorMessage ?? model.validationMessage {
         return (first, true)
       }
-      return ("Enter searches.", false)
+      return (L("Enter searches."), false)
     }
     // A part not filled in yet gets its hint, not a complaint.
     if let field, !text.trimmingCharacters(in: .whitespaces).isEmpty, let problem = model.problems[field] {
@@ -353,24 +353,28 @@ final class FlightSearchScreen: Screen {
   }
 
   /// How to fill in each part.
-  static let hints: [Focus: String] = [
-    .from: "A city, an airport, or a city code (LON: all its airports).",
-    .to: "A city, an airport, or a city code (NYC: all its airports).",
-    .depart: "YYYY-MM-DD, or Enter for the calendar (today to \(FlightSearchRequest.maximumDaysAhead) days ahead).",
-    .back: "Empty for one-way; YYYY-MM-DD, or Enter for the calendar.",
-    .adults: "1 to 9 adults: ← → or - + change it.",
-    .cabin: "Economy, premium economy, business or first: ← → change it.",
-    .stops: "The most connections per direction, 0 (nonstop) to 2: ← → change it.",
-    .status: "Enter: a flight's live status (type LH400, and a date or none for today).",
-    .board: "Enter: an airport's live departures and arrivals (the airport in From, or type one).",
-    .radar: "Enter: every flight in the air on the map (around the airport in From, if any), your flights highlighted.",
-  ]
+  static var hints: [Focus: String] {
+    [
+      .from: L("A city, an airport, or a city code (LON: all its airports)."),
+      .to: L("A city, an airport, or a city code (NYC: all its airports)."),
+      .depart: L(
+        "YYYY-MM-DD, or Enter for the calendar (today to \(FlightSearchRequest.maximumDaysAhead) days ahead)."),
+      .back: L("Empty for one-way; YYYY-MM-DD, or Enter for the calendar."),
+      .adults: L("1 to 9 adults: ← → or - + change it."),
+      .cabin: L("Economy, premium economy, business or first: ← → change it."),
+      .stops: L("The most connections per direction, 0 (nonstop) to 2: ← → change it."),
+      .status: L("Enter: a flight's live status (type LH400, and a date or none for today)."),
+      .board: L("Enter: an airport's live departures and arrivals (the airport in From, or type one)."),
+      .radar: L(
+        "Enter: every flight in the air on the map (around the airport in From, if any), your flights highlighted."),
+    ]
+  }
 
   /// From and To, with their autocompletes and states.
   private var airportFields:
     [(label: String, part: Focus, model: AirportAutocompleteViewModel, state: AutocompleteState)]
   {
-    [("From", .from, model.origin, from), ("To", .to, model.destination, to)]
+    [(L("From"), .from, model.origin, from), (L("To"), .to, model.destination, to)]
   }
 
   // MARK: Keys
@@ -609,7 +613,7 @@ final class FlightSearchScreen: Screen {
   /// `SFO → JFK · 2026-12-30 · one-way · 1 adult · Economy · at most 1 stop`: the search as the
   /// results show it.
   var summary: String {
-    let trip = back.text.isEmpty ? "one-way" : "return \(back.text)"
+    let trip = back.text.isEmpty ? "one-way" : L("return \(back.text)")
     let people = adults == 1 ? "1 adult" : "\(adults) adults"
     let stops = maxStops == 0 ? "nonstop" : "≤ \(FlightText.stops(maxStops))"
     return "\(from.text) → \(to.text) · \(depart.text) · \(trip) · \(people) · \(cabin.displayName) · \(stops)"

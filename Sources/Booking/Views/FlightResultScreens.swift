@@ -14,7 +14,7 @@ import Reactive
 /// service again, so they work on every offer of the search.
 @MainActor
 final class FlightResultsScreen: Screen {
-  let title = "Results"
+  let title = L("Results")
   let model: FlightSearchViewModel
   /// The search in one line (places, dates, passengers, cabin).
   let summary: String
@@ -49,7 +49,7 @@ final class FlightResultsScreen: Screen {
     let theme = buffer.theme
     Label(summary, style: theme.accent).render(in: area.row(0), into: &buffer)
     if model.isSearching {
-      Spinner("Searching flights…").render(in: area.row(2), into: &buffer)
+      Spinner(L("Searching flights…")).render(in: area.row(2), into: &buffer)
       return
     }
     if let message = model.errorMessage {
@@ -58,16 +58,18 @@ final class FlightResultsScreen: Screen {
       return
     }
     let stops = model.stopsFilter.map { $0 == 0 ? "nonstop" : "≤ \(FlightText.stops($0))" } ?? "any stops"
-    let count = model.isCapped ? "the best \(model.rows.count) offers" : "\(model.rows.count) offers"
+    let count = model.isCapped ? L("the best \(model.rows.count) offers") : L("\(model.rows.count) offers")
     Label(
       "\(count) · by \(model.sort.rawValue) · \(stops) · \(model.carrierFilter ?? "all carriers")",
       style: theme.muted
     ).render(in: area.row(1), into: &buffer)
     let rows = model.rows
     if rows.isEmpty {
-      Paragraph(model.emptyMessage ?? "No offer matches the filters: press f or c to change them.", style: theme.muted)
-        .render(
-          in: Rect(x: area.x, y: area.y + 3, width: area.width, height: max(0, min(2, area.height - 3))), into: &buffer)
+      Paragraph(
+        model.emptyMessage ?? L("No offer matches the filters: press f or c to change them."), style: theme.muted
+      )
+      .render(
+        in: Rect(x: area.x, y: area.y + 3, width: area.width, height: max(0, min(2, area.height - 3))), into: &buffer)
       return
     }
     selection.count = rows.count
@@ -77,8 +79,9 @@ final class FlightResultsScreen: Screen {
     selection.scroll(visibleRows: visibleRows)
     Table(
       columns: [
-        .init("Times", .fill(3)), .init("Stops", .fill(2)), .init("Duration", .length(8), alignment: .trailing),
-        .init("Carriers", .fill(1)), .init("Price", .length(11), alignment: .trailing),
+        .init(L("Times"), .fill(3)), .init(L("Stops"), .fill(2)),
+        .init(L("Duration"), .length(8), alignment: .trailing),
+        .init(L("Carriers"), .fill(1)), .init(L("Price"), .length(11), alignment: .trailing),
       ],
       rows: rows.map { row in
         // A round trip's row takes a line per direction: its times, stops and duration.
@@ -92,7 +95,7 @@ final class FlightResultsScreen: Screen {
     let offer = rows[index].offer
     for (number, itinerary) in offer.itineraries.enumerated() {
       let via =
-        itinerary.connectionAirports.isEmpty ? "" : " via \(itinerary.connectionAirports.joined(separator: ", "))"
+        itinerary.connectionAirports.isEmpty ? "" : L(" via \(itinerary.connectionAirports.joined(separator: ", "))")
       let flights = itinerary.segments.map { "\($0.flight)" }.joined(separator: ", ")
       let text =
         "\(itinerary.departure.localDate)  \(FlightText.times(itinerary))  \(FlightText.stops(itinerary.stops))\(via)  "
@@ -214,7 +217,7 @@ final class FlightBookingScreen: Screen {
     Label(
       Line([
         Span(title, style: theme.accent), Span("  \(trip) · \(offer.cabin.displayName) · \(people)"),
-        Span("  \(offer.seatsAvailable) seats left", style: theme.muted),
+        Span(L("  \(offer.seatsAvailable) seats left"), style: theme.muted),
       ])
     ).render(in: area.row(0), into: &buffer)
     var y = 2
@@ -249,12 +252,12 @@ final class FlightBookingScreen: Screen {
     var line = 0
     for index in names.indices {
       let label = names.count == 1 ? "Passenger" : "Passenger \(index + 1)"
-      TextField(label, state: names[index]).labelWidth(13).placeholder("Given Family")
+      TextField(label, state: names[index]).labelWidth(13).placeholder(L("Given Family"))
         .focused(focus == .passenger(index) && !leftField).render(in: row(line), into: &buffer)
       marker(.passenger(index), line)
       line += 1
     }
-    Label("Names as on the passport: Given Family", style: theme.muted).render(in: row(line), into: &buffer)
+    Label(L("Names as on the passport: Given Family"), style: theme.muted).render(in: row(line), into: &buffer)
     line = max(line + 1, calculatorHeight) + 1
     // Who pays, across the whole width (a card's name is long).
     marker(.payment, line)
@@ -265,9 +268,10 @@ final class FlightBookingScreen: Screen {
     line += CheckoutView.height
     marker(.book, line)
     if model.isBooking {
-      Spinner("Booking…").render(in: row(line), into: &buffer)
+      Spinner(L("Booking…")).render(in: row(line), into: &buffer)
     } else if let changed = model.priceChange {
-      Button("Accept \(environment.views.display(changed.price))", focused: true).render(in: row(line), into: &buffer)
+      Button(L("Accept \(environment.views.display(changed.price))"), focused: true).render(
+        in: row(line), into: &buffer)
     } else if model.isBookEnabled {
       Button("Book", focused: focus == .book).render(in: row(line), into: &buffer)
     } else {
@@ -360,7 +364,7 @@ func directionLines(_ lines: [String], offer: FlightOffer) -> [String] {
 /// Keys: Enter starts a new search (back to the form).
 @MainActor
 final class FlightConfirmationScreen: Screen {
-  let title = "Booked"
+  let title = L("Booked")
   let reservation: Reservation
   let offer: FlightOffer
   let segmentLines: [String]
@@ -386,11 +390,12 @@ final class FlightConfirmationScreen: Screen {
 
   func render(in area: Rect, into buffer: inout Buffer) {
     let theme = buffer.theme
-    Label(Line([Span("✓ Booked  ", style: theme.success), Span(reservation.summary)]))
+    Label(Line([Span(L("✓ Booked  "), style: theme.success), Span(reservation.summary)]))
       .render(in: area.row(0), into: &buffer)
     Label(
       Line([
-        Span("Record locator (PNR)  "), Span(reservation.locator ?? reservation.id, style: theme.accent.adding(.bold)),
+        Span(L("Record locator (PNR)  ")),
+        Span(reservation.locator ?? reservation.id, style: theme.accent.adding(.bold)),
       ])
     ).render(in: area.row(2), into: &buffer)
     var y = 4
@@ -401,13 +406,13 @@ final class FlightConfirmationScreen: Screen {
     y += 1
     Label(
       Line([
-        Span("Total charged  "), Span(money.string(reservation.total), style: .bold),
-        Span(card.map { "  to \($0)" } ?? "", style: theme.muted),
+        Span(L("Total charged  ")), Span(money.string(reservation.total), style: .bold),
+        Span(card.map { L("  to \($0)") } ?? "", style: theme.muted),
       ])
     ).render(in: area.row(y), into: &buffer)
-    Label("Reservation \(reservation.id) · \(reservation.status.rawValue)", style: theme.muted)
+    Label(L("Reservation \(reservation.id) · \(reservation.status.rawValue)"), style: theme.muted)
       .render(in: area.row(y + 1), into: &buffer)
-    Label("Your trips: the Account tab, or `travel trips list`.", style: theme.muted)
+    Label(L("Your trips: the Account tab, or `travel trips list`."), style: theme.muted)
       .render(in: area.row(y + 3), into: &buffer)
   }
 

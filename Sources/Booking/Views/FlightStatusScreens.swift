@@ -10,7 +10,7 @@ import Reactive
 /// (then goes back).
 @MainActor
 final class FlightStatusScreen: Screen {
-  let title = "Status"
+  let title = L("Status")
   let model: FlightStatusViewModel
   private enum Focus { case flight, date }
   private var focus = Focus.flight
@@ -71,7 +71,7 @@ final class FlightStatusScreen: Screen {
       .render(in: Rect(x: area.x + 26, y: area.y, width: min(18, max(0, area.width - 26)), height: 1), into: &buffer)
     let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2))
     if model.isLoading {
-      Spinner("Looking up the flight…").render(in: body.row(0), into: &buffer)
+      Spinner(L("Looking up the flight…")).render(in: body.row(0), into: &buffer)
       return
     }
     if let message = model.errorMessage {
@@ -80,7 +80,7 @@ final class FlightStatusScreen: Screen {
     }
     guard let status = model.status else {
       Paragraph(
-        "Type a flight number (LH400) and press Enter: its gates, times and delay, live.", style: theme.muted
+        L("Type a flight number (LH400) and press Enter: its gates, times and delay, live."), style: theme.muted
       ).render(in: body.rows([.length(2)])[0], into: &buffer)
       return
     }
@@ -101,7 +101,7 @@ final class FlightStatusScreen: Screen {
     var y = body.y + lines.count + 1
     guard y < body.bottom else { return }
     buffer.write(
-      model.changes.isEmpty ? "No change yet: the timetable." : "Changes, newest first", x: body.x, y: y,
+      model.changes.isEmpty ? L("No change yet: the timetable.") : L("Changes, newest first"), x: body.x, y: y,
       maxWidth: body.width, style: theme.muted)
     y += 1
     for update in model.changes where y < body.bottom {
@@ -135,7 +135,7 @@ final class FlightStatusScreen: Screen {
 /// returns to the list; ← → change the State filter.
 @MainActor
 final class FlightBoardScreen: Screen {
-  let title = "Board"
+  let title = L("Board")
   let model: FlightBoardViewModel
   private let makeStatus: @MainActor (FlightStatusKey) -> FlightStatusScreen
   private let intents = PassthroughSubject<Navigation, Never>()
@@ -301,10 +301,10 @@ final class FlightBoardScreen: Screen {
         .render(in: Rect(x: x, y: area.y, width: min(total, max(0, area.right - x)), height: 1), into: &buffer)
       x += total + 2
     }
-    field("Airport", airport, .airport, width: 4, placeholder: "FRA")
+    field(L("Airport"), airport, .airport, width: 4, placeholder: "FRA")
     let directionText = direction == .departures ? "Departures" : "Arrivals"
     x += buffer.write(directionText, x: x, y: area.y, maxWidth: max(0, area.right - x), style: theme.accent) + 2
-    field("Carrier", carrier, .carrier, width: 3)
+    field(L("Carrier"), carrier, .carrier, width: 3)
     field(direction == .departures ? "To" : "From", place, .place, width: 4)
     let stateText = "‹ \(state?.displayName ?? "All") ›"
     x += buffer.write(
@@ -313,11 +313,11 @@ final class FlightBoardScreen: Screen {
       buffer.write(
         stateText, x: x, y: area.y, maxWidth: max(0, area.right - x),
         style: focus == .state ? theme.selection : theme.base) + 2
-    field("Search", search, .search, width: max(6, min(12, area.right - x - 7)))
+    field(L("Search"), search, .search, width: max(6, min(12, area.right - x - 7)))
 
     let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2))
     if model.isLoading {
-      Spinner("Loading the board…").render(in: body.row(0), into: &buffer)
+      Spinner(L("Loading the board…")).render(in: body.row(0), into: &buffer)
       return
     }
     if let message = model.errorMessage {
@@ -326,14 +326,15 @@ final class FlightBoardScreen: Screen {
     }
     guard let header = model.header else {
       Paragraph(
-        "Type an airport code (FRA, JFK, CDG) and press Enter: its departures today, live. "
-          + "`a` switches to arrivals.", style: theme.muted
+        L(
+          "Type an airport code (FRA, JFK, CDG) and press Enter: its departures today, live. "
+            + "`a` switches to arrivals."), style: theme.muted
       ).render(in: body.rows([.length(3)])[0], into: &buffer)
       return
     }
     let shown =
       model.rowCount == model.totalCount
-      ? "\(model.totalCount) flights" : "\(model.rowCount) of \(model.totalCount) flights"
+      ? L("\(model.totalCount) flights") : L("\(model.rowCount) of \(model.totalCount) flights")
     let asOf = localTime(header.asOf, zoneOf: header)
     Label(
       "\(header.airport) \(header.airportName) · \(header.direction.rawValue) · \(header.date) · \(header.timeZone)"
@@ -370,16 +371,16 @@ final class FlightBoardScreen: Screen {
   private static func columns(_ direction: BoardDirection) -> [(String, Int, [FlightStatusChange.Field])] {
     let departures = direction == .departures
     return [
-      ("Time", 6, []),
+      (L("Time"), 6, []),
       (
-        "Expected", 9,
+        L("Expected"), 9,
         departures ? [.estimatedGateDeparture, .actualGateDeparture] : [.estimatedGateArrival, .actualGateArrival]
       ),
-      ("Flight", 9, []),
-      (departures ? "To" : "From", 5, []),
-      ("Term", 5, departures ? [.departureTerminal] : [.arrivalTerminal]),
-      ("Gate", 5, departures ? [.departureGate] : [.arrivalGate]),
-      ("Status", 0, [.status, .divertedTo, .actualRunwayArrival, .baggageBelt]),
+      (L("Flight"), 9, []),
+      (departures ? L("To") : L("From"), 5, []),
+      (L("Term"), 5, departures ? [.departureTerminal] : [.arrivalTerminal]),
+      (L("Gate"), 5, departures ? [.departureGate] : [.arrivalGate]),
+      (L("Status"), 0, [.status, .divertedTo, .actualRunwayArrival, .baggageBelt]),
     ]
   }
 

@@ -118,7 +118,9 @@ public struct RadarView: Widget {
       + "°\(ew)"
     let time = Self.utc.string(from: frame.instant)
     let status =
-      "zoom \(viewport.zoom) · \(center) · \(Self.grouped(frame.count)) in the air · \(Self.grouped(inView.count)) in view · \(time) UTC"
+      L(
+        "zoom \(viewport.zoom) · \(center) · \(Self.grouped(frame.count)) in the air · \(Self.grouped(inView.count)) in view · \(time) UTC"
+      )
     Label(status, style: theme.muted)
       .render(in: Rect(x: area.x + 1, y: area.bottom - 2, width: area.width - 2, height: 1), into: &buffer)
   }
@@ -148,7 +150,7 @@ public struct RadarView: Widget {
 /// left, landing time, live status). Redrawn ``framesPerSecond`` times a second while open.
 @MainActor
 public final class RadarScreen: Screen {
-  public let title = "Radar"
+  public let title = L("Radar")
   /// Frames drawn per second while the screen is open.
   public static let framesPerSecond = 30
   public let model: RadarViewModel
@@ -198,7 +200,7 @@ public final class RadarScreen: Screen {
     canvas = (mapArea.width, mapArea.height)
     let frame = model.frame()
     RadarView(
-      frame: frame, flights: model.flights, viewport: model.viewport, title: "Flights in the air", basemap: basemap,
+      frame: frame, flights: model.flights, viewport: model.viewport, title: L("Flights in the air"), basemap: basemap,
       places: places
     ).render(in: parts[0], into: &buffer)
     let lines = Self.panel(model: model, frame: frame)
@@ -213,8 +215,8 @@ public final class RadarScreen: Screen {
     guard let key = model.selected else {
       let hint =
         model.booked.isEmpty
-        ? "Tab selects an aircraft in view; its route and live status show here."
-        : "Tab selects an aircraft in view; b jumps to your flights in the air (highlighted)."
+        ? L("Tab selects an aircraft in view; its route and live status show here.")
+        : L("Tab selects an aircraft in view; b jumps to your flights in the air (highlighted).")
       return [(model.message ?? hint, false)]
     }
     var lines: [(String, Bool)] = []
@@ -225,18 +227,20 @@ public final class RadarScreen: Screen {
       let mine = model.booked.contains(key) ? " · your flight" : ""
       lines.append(
         (
-          "\(key.flight) \(flight.origin) → \(flight.destination)\(mine) · \(Int((progress * 100).rounded(.down)))% flown · "
-            + "course \(Int(point.heading.rounded()) % 360)° · \(RadarView.grouped(left)) km to go · lands "
-            + "\(RadarView.utc.string(from: flight.landing).suffix(5)) UTC" + (model.following ? " · following" : ""),
+          L(
+            "\(key.flight) \(flight.origin) → \(flight.destination)\(mine) · \(Int((progress * 100).rounded(.down)))% flown · "
+              + "course \(Int(point.heading.rounded()) % 360)° · \(RadarView.grouped(left)) km to go · lands "
+              + "\(RadarView.utc.string(from: flight.landing).suffix(5)) UTC")
+            + (model.following ? L(" · following") : ""),
           true
         ))
     } else {
-      lines.append(("\(key.flight) from \(key.origin) is not in the air now.", true))
+      lines.append((L("\(key.flight) from \(key.origin) is not in the air now."), true))
     }
     if let status = model.selectedStatus {
       lines.append((FlightStatusText.state(status) + " · " + Self.times(status), false))
     } else if model.showsStatus {
-      lines.append(("Reading its status…", false))
+      lines.append((L("Reading its status…"), false))
     }
     return lines
   }
@@ -244,12 +248,12 @@ public final class RadarScreen: Screen {
   /// `took off 07:21 (FRA) · landing 09:55 (JFK) · arrival gate B44`, local times at each airport.
   static func times(_ status: FlightStatus) -> String {
     let off = status.runwayDeparture.actual.map {
-      "took off \($0.localTimeText) (\(status.departure.airport))"
+      L("took off \($0.localTimeText) (\(status.departure.airport))")
     }
     let on = (status.runwayArrival.actual ?? status.runwayArrival.estimated).map {
-      "landing \($0.localTimeText) (\(status.arrival.airport))"
+      L("landing \($0.localTimeText) (\(status.arrival.airport))")
     }
-    let gate = status.arrival.gate.map { "arrival gate \($0)" }
+    let gate = status.arrival.gate.map { L("arrival gate \($0)") }
     return [off, on, gate].compactMap { $0 }.joined(separator: " · ")
   }
 

@@ -59,23 +59,24 @@ public struct CommandLineTool: Sendable {
     console: Console = .standard()
   ) -> Int32 {
     let wantsJSON = arguments.contains("--json")
+    var language = Strings.Language.english
     do {
-      return try dispatch(arguments, environment: environment, console: console)
+      return try dispatch(arguments, environment: environment, console: console, language: &language)
     } catch let error as CLIError {
-      report(error, json: wantsJSON, console: console)
+      Localization.with(language) { report(error, json: wantsJSON, console: console) }
       return error.exitStatus
     } catch let error as ServiceError {
-      report(error.cliError, json: wantsJSON, console: console)
+      Localization.with(language) { report(error.cliError, json: wantsJSON, console: console) }
       return error.cliError.exitStatus
     } catch {
       let failure = CLIError.refused(ErrorText.reason(of: error), code: "failed")
-      report(failure, json: wantsJSON, console: console)
+      Localization.with(language) { report(failure, json: wantsJSON, console: console) }
       return failure.exitStatus
     }
   }
 
   private func report(_ error: CLIError, json: Bool, console: Console) {
-    console.printError("error: \(error.message)")
+    console.printError(L("error: \(error.message)"))
     guard json else { return }
     var body = error.details
     body["code"] = error.code
@@ -83,7 +84,38 @@ public struct CommandLineTool: Sendable {
     if let document = try? JSONOutput.string(["error": body]) { console.print(document) }
   }
 
-  private func dispatch(_ arguments: [String], environment: [String: String], console: Console) throws -> Int32 {
+  /// The language of a command's human output: `TRAVEL_LANGUAGE` (a tag: `de`, `en`), else the
+  /// signed-in traveller's preference in `dataDirectory`; English for `--json` (stable for scripts).
+  func language(environment: [String: String], dataDirectory: URL, json: Bool) -> Strings.Language {
+    if json { return .english }
+    if let tag = environment["TRAVEL_LANGUAGE"], let language = Strings.Language(tag: tag) { return language }
+    return travellerLanguage(dataDirectory) ?? .english
+  }
+
+  private func dispatch(
+    _ arguments: [String], environment: [String: String], console: Console, language: inout Strings.Language
+  ) throws -> Int32 {
+    // The language first, so that usage errors are in it too: `--data-dir DIR` / `--data-dir=DIR`
+    // as the parser will read it (the last one), `--json` anywhere.
+    var dataDirectoryOption: String?
+    for (index, word) in arguments.enumerated() {
+      if word == "--" { break }
+      if word == "--data-dir", index + 1 < arguments.count { dataDirectoryOption = arguments[index + 1] }
+      if word.hasPrefix("--data-dir=") { dataDirectoryOption = String(word.dropFirst("--data-dir=".count)) }
+    }
+    let commandLanguage = self.language(
+      environment: environment,
+      dataDirectory: DataDirectory.resolve(option: dataDirectoryOption, environment: environment),
+      json: arguments.contains("--json"))
+    language = commandLanguage
+    return try Localization.with(commandLanguage) {
+      try select(arguments, environment: environment, console: console, language: commandLanguage)
+    }
+  }
+
+  private func select(
+    _ arguments: [String], environment: [String: String], console: Console, language: Strings.Language
+  ) throws -> Int32 {
     // Select the command: leading words that name subcommands, global options (with the value of
     // `--data-dir`) passed over wherever they stand among them, as git and docker do.
     var command = root
@@ -124,7 +156,6 @@ public struct CommandLineTool: Sendable {
       environment: environment)
     let dataDirectory = DataDirectory.resolve(option: parsed.options["data-dir"]?.last, environment: environment)
     let serverOption = parsed.options["server"]?.last
-    let reader = travellerLanguage
     let context = CLIContext(
       json: parsed.flags.contains("json"),
       useColor: console.isTerminal && !parsed.flags.contains("no-color") && environment["NO_COLOR"] == nil,
@@ -136,14 +167,15 @@ public struct CommandLineTool: Sendable {
       server: try ServerSelection.resolve(option: serverOption, environment: environment, dataDirectory: dataDirectory),
       serverNamed: serverOption != nil
         || !(environment["TRAVEL_SERVER"] ?? "").trimmingCharacters(in: .whitespaces).isEmpty,
-      travellerLanguage: { reader(dataDirectory) ?? .english }
+      travellerLanguage: { language }
     )
     guard let action = command.action else {
       if let word = parsed.arguments.first {
         let names = command.subcommands.map(\.name).joined(separator: ", ")
-        let accepted = names.isEmpty ? "this version has no commands here yet (see --help)" : "expected one of \(names)"
+        let accepted =
+          names.isEmpty ? L("this version has no commands here yet (see --help)") : L("expected one of \(names)")
         throw CLIError.usage(
-          "unknown command \"\(word)\" for '\(path.joined(separator: " "))': \(accepted)", code: "unknown_command")
+          L("unknown command \"\(word)\" for '\(path.joined(separator: " "))': \(accepted)"), code: "unknown_command")
       }
       try Self.printHelp(for: command, path: path, json: json, console: console)
       return 0
@@ -151,32 +183,32 @@ public struct CommandLineTool: Sendable {
     if let word = parsed.arguments.first, !command.subcommands.isEmpty, command.arguments.isEmpty {
       let names = command.subcommands.map(\.name).joined(separator: ", ")
       throw CLIError.usage(
-        "unknown command \"\(word)\" for '\(path.joined(separator: " "))': expected one of \(names)",
+        L("unknown command \"\(word)\" for '\(path.joined(separator: " "))': expected one of \(names)"),
         code: "unknown_command")
     }
     for option in command.options where option.isRequired && parsed.options[option.name] == nil {
       throw CLIError.usage(
-        "missing --\(option.name) for '\(path.joined(separator: " "))': see '\(path.joined(separator: " ")) --help'",
+        L("missing --\(option.name) for '\(path.joined(separator: " "))': see '\(path.joined(separator: " ")) --help'"),
         code: "missing_option")
     }
     let maxArguments = command.arguments.count
     if parsed.arguments.count > maxArguments {
       throw CLIError.usage(
-        "unexpected argument \"\(parsed.arguments[maxArguments])\" for '\(path.joined(separator: " "))'",
+        L("unexpected argument \"\(parsed.arguments[maxArguments])\" for '\(path.joined(separator: " "))'"),
         code: "unexpected_argument")
     }
     let required = command.arguments.filter { !$0.isOptional }.count
     if parsed.arguments.count < required {
       let missing = command.arguments[parsed.arguments.count].name
       throw CLIError.usage(
-        "missing \(missing) for '\(path.joined(separator: " "))': see '\(path.joined(separator: " ")) --help'",
+        L("missing \(missing) for '\(path.joined(separator: " "))': see '\(path.joined(separator: " ")) --help'"),
         code: "missing_argument")
     }
     // Permissions are reported, never changed: a data directory open to other users is named.
     if let warning = DataDirectory.permissionWarning(
       DataDirectory.status(of: context.dataDirectory), path: context.dataDirectory.path)
     {
-      console.printError("warning: \(warning)")
+      console.printError(L("warning: \(warning)"))
     }
     try action(
       Invocation(
@@ -213,7 +245,7 @@ public struct CommandLineTool: Sendable {
       }
       guard word.hasPrefix("--") else {
         throw CLIError.usage(
-          "unknown option \"\(word)\" for '\(path.joined(separator: " "))': options are spelled --name (see --help)",
+          L("unknown option \"\(word)\" for '\(path.joined(separator: " "))': options are spelled --name (see --help)"),
           code: "unknown_option")
       }
       var name = String(word.dropFirst(2))
@@ -225,13 +257,13 @@ public struct CommandLineTool: Sendable {
       guard let spec = specs[name] else {
         let known = command.options.map { "--\($0.name)" }
         let accepted =
-          known.isEmpty ? "this command takes no options" : "expected one of \(known.joined(separator: ", "))"
+          known.isEmpty ? L("this command takes no options") : L("expected one of \(known.joined(separator: ", "))")
         throw CLIError.usage(
-          "unknown option \"--\(name)\" for '\(path.joined(separator: " "))': \(accepted)", code: "unknown_option")
+          L("unknown option \"--\(name)\" for '\(path.joined(separator: " "))': \(accepted)"), code: "unknown_option")
       }
       if spec.valueName == nil {
         guard inlineValue == nil else {
-          throw CLIError.usage("option --\(name) takes no value", code: "invalid_argument")
+          throw CLIError.usage(L("option --\(name) takes no value"), code: "invalid_argument")
         }
         parsed.flags.insert(name)
         continue
@@ -242,17 +274,19 @@ public struct CommandLineTool: Sendable {
       } else {
         guard index < words.count else {
           throw CLIError.usage(
-            "option --\(name) needs a value (\(spec.valueName ?? "VALUE")): see '\(path.joined(separator: " ")) --help'",
+            L(
+              "option --\(name) needs a value (\(spec.valueName ?? "VALUE")): see '\(path.joined(separator: " ")) --help'"
+            ),
             code: "missing_value")
         }
         value = words[index]
         index += 1
       }
       if value.isEmpty && name == "data-dir" {
-        throw CLIError.usage("empty --data-dir: expected a directory path", code: "invalid_argument")
+        throw CLIError.usage(L("empty --data-dir: expected a directory path"), code: "invalid_argument")
       }
       if parsed.options[name] != nil && !spec.isRepeatable {
-        throw CLIError.usage("option --\(name) was given more than once", code: "invalid_argument")
+        throw CLIError.usage(L("option --\(name) was given more than once"), code: "invalid_argument")
       }
       parsed.options[name, default: []].append(value)
     }
@@ -314,40 +348,41 @@ public struct CommandLineTool: Sendable {
       if command.options.contains(where: { !$0.isRequired }) { usage += " [options]" }
       if !command.subcommands.isEmpty { usage += "\n       \(name) <command>" }
     }
-    lines.append("USAGE: \(usage.trimmingCharacters(in: .whitespaces))")
+    lines.append(L("USAGE: \(usage.trimmingCharacters(in: .whitespaces))"))
     lines.append("")
-    lines.append(command.summary)
+    lines.append(L(english: command.summary))
     if let discussion = command.discussion {
       lines.append("")
-      lines.append(discussion)
+      lines.append(L(english: discussion))
     }
     if !command.subcommands.isEmpty {
       lines.append("")
-      lines.append("COMMANDS:")
+      lines.append(L("COMMANDS:"))
       let width = min(24, (command.subcommands.map(\.name.count).max() ?? 0) + 2)
       for sub in command.subcommands {
         lines.append(
-          "  " + sub.name.padding(toLength: max(width, sub.name.count + 2), withPad: " ", startingAt: 0) + sub.summary)
+          "  " + sub.name.padding(toLength: max(width, sub.name.count + 2), withPad: " ", startingAt: 0)
+            + L(english: sub.summary))
       }
       lines.append("")
-      lines.append("See '\(name) <command> --help' for the options of each command.")
+      lines.append(L("See '\(name) <command> --help' for the options of each command."))
     }
     if !command.arguments.isEmpty {
       lines.append("")
-      lines.append("ARGUMENTS:")
-      lines += formatted(command.arguments.map { ($0.name, $0.help) })
+      lines.append(L("ARGUMENTS:"))
+      lines += formatted(command.arguments.map { ($0.name, L(english: $0.help)) })
     }
     if !command.options.isEmpty {
       lines.append("")
-      lines.append("OPTIONS:")
+      lines.append(L("OPTIONS:"))
       lines += formatted(command.options.map(describe))
     }
     lines.append("")
-    lines.append("GLOBAL OPTIONS:")
+    lines.append(L("GLOBAL OPTIONS:"))
     lines += formatted(globalOptions.map(describe))
     if !command.examples.isEmpty {
       lines.append("")
-      lines.append("EXAMPLES:")
+      lines.append(L("EXAMPLES:"))
       for example in command.examples { lines.append(example.isEmpty ? "  \(name)" : "  \(name) \(example)") }
     }
     return lines.joined(separator: "\n")
@@ -356,10 +391,10 @@ public struct CommandLineTool: Sendable {
   private static func describe(_ option: OptionSpec) -> (String, String) {
     var left = "--\(option.name)"
     if let value = option.valueName { left += " \(value)" }
-    var help = option.help
-    if let defaultValue = option.defaultValue { help += " (default: \(defaultValue))" }
-    if option.isRepeatable { help += " (repeatable)" }
-    if option.isRequired { help += " (required)" }
+    var help = L(english: option.help)
+    if let defaultValue = option.defaultValue { help += L(" (default: \(L(english: defaultValue)))") }
+    if option.isRepeatable { help += L(" (repeatable)") }
+    if option.isRequired { help += L(" (required)") }
     return (left, help)
   }
 

@@ -1,3 +1,5 @@
+import Common
+
 /// A key press (or a paste) decoded from the terminal's input bytes by ``KeyDecoder``.
 public enum Key: Hashable, Sendable, CustomStringConvertible {
   /// A printable character (a whole grapheme cluster when typed as one UTF-8 sequence).
@@ -52,8 +54,9 @@ public struct KeyHint: Hashable, Sendable {
   public var keys: String
   public var action: String
 
+  /// `action` is English (`"move"`), shown in the current language (``Localization``).
   public init(_ keys: String, _ action: String) {
     self.keys = keys
-    self.action = action
+    self.action = L(english: action)
   }
 }

@@ -20,16 +20,16 @@ public struct BoardingPassView: Widget {
 
   /// The text lines above the barcode.
   public var textLines: [String] {
-    var lines = ["BOARDING PASS  \(pass.passengerDisplayName)  (\(pass.passengerName))"]
-    var booking = "PNR \(pass.legs.first?.pnr ?? "")"
-    if let ticket = pass.legs.first?.ticketNumber { booking += "  Ticket \(ticket)" }
+    var lines = [L("BOARDING PASS  \(pass.passengerDisplayName)  (\(pass.passengerName))")]
+    var booking = L("PNR \(pass.legs.first?.pnr ?? "")")
+    if let ticket = pass.legs.first?.ticketNumber { booking += L("  Ticket \(ticket)") }
     if let caption { booking += "  ·  \(caption)" }
     lines.append(booking)
     for (index, leg) in pass.legs.enumerated() {
       let date = dates.indices.contains(index) ? dates[index]?.description : nil
       lines.append(
         "\(leg.flightDisplay)  \(leg.from) → \(leg.to)  \(date ?? "day \(leg.dayOfYear)")  \(leg.compartment)  "
-          + "Seat \(leg.seat.isEmpty ? "—" : leg.seatDisplay)  Seq \(leg.sequenceDisplay)")
+          + L("Seat \(leg.seat.isEmpty ? "—" : leg.seatDisplay)  Seq \(leg.sequenceDisplay)"))
     }
     return lines
   }
@@ -48,7 +48,9 @@ public struct BoardingPassView: Widget {
     guard let scale = BarcodeView.largestScale(for: symbol, width: rest.width, height: rest.height) else {
       let size = BarcodeView.size(of: symbol)
       buffer.write(
-        "The \(symbol.symbology) code needs \(size.width)×\(size.height) cells and there are \(rest.width)×\(rest.height): use a larger window or another symbology.",
+        L(
+          "The \(symbol.symbology) code needs \(size.width)×\(size.height) cells and there are \(rest.width)×\(rest.height): use a larger window or another symbology."
+        ),
         x: rest.x, y: rest.y, maxWidth: rest.width, style: buffer.theme.warning)
       return
     }

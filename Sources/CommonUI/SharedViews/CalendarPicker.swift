@@ -135,10 +135,12 @@ public struct CalendarPicker: Widget {
     self.money = money
   }
 
-  static let monthNames = [
-    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-    "December",
-  ]
+  /// The month names of the current language (`December`, `Dezember`).
+  static var monthNames: [String] {
+    let formatter = DateFormatter()
+    formatter.locale = Localization.current.locale
+    return formatter.standaloneMonthSymbols
+  }
 
   /// Shade index (0 cheapest third, 1, 2 dearest third) of each priced day of the month shown.
   func shades(first: LocalDate, days: Int) -> [LocalDate: Int] {
@@ -162,7 +164,7 @@ public struct CalendarPicker: Widget {
 
   public func render(in area: Rect, into buffer: inout Buffer) {
     guard area.width >= 28, area.height >= 8 else {
-      Label("Calendar needs 28×8", style: buffer.theme.muted).render(in: area, into: &buffer)
+      Label(L("Calendar needs 28×8"), style: buffer.theme.muted).render(in: area, into: &buffer)
       return
     }
     let theme = buffer.theme
@@ -171,7 +173,7 @@ public struct CalendarPicker: Widget {
     let (year, month, _) = first.components
     Label("‹ \(Self.monthNames[month - 1]) \(year) ›", style: theme.accent).alignment(.center)
       .render(in: Rect(x: origin, y: area.y, width: 28, height: 1), into: &buffer)
-    for (index, name) in ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"].enumerated() {
+    for (index, name) in [L("Mo"), L("Tu"), L("We"), L("Th"), L("Fr"), L("Sa"), L("Su")].enumerated() {
       buffer.write(name, x: origin + index * 4 + 1, y: area.y + 1, style: theme.muted)
     }
     let days = CalendarPickerState.daysInMonth(of: first)
@@ -201,9 +203,9 @@ public struct CalendarPicker: Widget {
     let footer = area.y + min(area.height - 1, 9)
     var caption = "\(state.cursor)"
     if let price = prices[state.cursor] {
-      caption += " · from \(money.string(price))"
+      caption += L(" · from \(money.string(price))")
     } else if !prices.isEmpty {
-      caption += " · no fares"
+      caption += L(" · no fares")
     }
     Label(caption, style: theme.muted).alignment(.center)
       .render(in: Rect(x: area.x, y: footer, width: area.width, height: 1), into: &buffer)

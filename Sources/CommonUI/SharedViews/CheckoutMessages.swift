@@ -32,29 +32,31 @@ public enum CheckoutMessages {
   public static func bookingFailed(_ error: ServiceError, card: PaymentCard?, cardCount: Int) -> String {
     let name =
       card.map { card in
-        "The card "
-          + PaymentCardValidation.masked(brand: PaymentCardValidation.Brand(storedName: card.brand), last4: card.last4)
-      } ?? "The card"
+        L(
+          "The card \(PaymentCardValidation.masked(brand: PaymentCardValidation.Brand(storedName: card.brand), last4: card.last4))"
+        )
+      } ?? L("The card")
     let another =
       cardCount > 1
-      ? "Choose another card (← →) and book again."
-      : "Add another card (the Account tab, or 'account cards add' in a shell) and book again."
+      ? L("Choose another card (← →) and book again.")
+      : L("Add another card (the Account tab, or 'account cards add' in a shell) and book again.")
     switch error.code {
     case "card_declined":
-      return "\(name) was declined: nothing was booked. \(another)"
+      return L("\(name) was declined: nothing was booked. \(another)")
     case "insufficient_funds":
-      return "\(name) has insufficient funds: nothing was booked. \(another)"
+      return L("\(name) has insufficient funds: nothing was booked. \(another)")
     case "card_expired":
-      return "\(name) has expired: nothing was booked. \(another)"
+      return L("\(name) has expired: nothing was booked. \(another)")
     case "card_not_found":
-      return "That card is no longer on your account: nothing was booked. Choose a card (← →) and book again."
+      return L("That card is no longer on your account: nothing was booked. Choose a card (← →) and book again.")
     case "no_payment_card":
-      return "No payment card on your account: nothing was booked. Add one (the Account tab, or "
-        + "'account cards add' in a shell) and book again."
+      return L(
+        "No payment card on your account: nothing was booked. Add one (the Account tab, or "
+          + "'account cards add' in a shell) and book again.")
     case "not_signed_in":
-      return "You are signed out: nothing was booked. Press Enter to sign in, then book again."
+      return L("You are signed out: nothing was booked. Press Enter to sign in, then book again.")
     case "session_expired":
-      return "Your session has expired: nothing was booked. Press Enter to sign in, then book again."
+      return L("Your session has expired: nothing was booked. Press Enter to sign in, then book again.")
     default:
       return ScreenText.message(for: error)
     }

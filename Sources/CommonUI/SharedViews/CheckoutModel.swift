@@ -76,8 +76,9 @@ public final class CheckoutModel {
   public static func defaultCardMessage(_ card: PaymentCard) -> String {
     let name = PaymentCardValidation.masked(
       brand: PaymentCardValidation.Brand(storedName: card.brand), last4: card.last4)
-    return "The card you chose is no longer on your account: your default card, \(name), will be charged "
-      + "(← → another card)."
+    return L(
+      "The card you chose is no longer on your account: your default card, \(name), will be charged "
+        + "(← → another card).")
   }
 
   /// The session observed.
@@ -153,7 +154,7 @@ public final class CheckoutModel {
     guard !isSigningIn else { return }
     let email = email.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !email.isEmpty, !password.isEmpty else {
-      signInMessage = "Type your email and your password."
+      signInMessage = L("Type your email and your password.")
       return
     }
     authenticate(session.signIn(email: email, password: password))

@@ -53,22 +53,23 @@ public struct CheckoutView: Widget {
   /// The same view with the card starting `width` columns in (to line up with the form's fields).
   public func labelWidth(_ width: Int) -> CheckoutView {
     var copy = self
-    copy.labelColumns = max(DisplayWidth.of("Pay with") + 1, width)
+    copy.labelColumns = max(DisplayWidth.of(L("Pay with")) + 1, width)
     return copy
   }
 
   public func render(in area: Rect, into buffer: inout Buffer) {
     let theme = buffer.theme
     guard area.height >= 1 else { return }
-    buffer.write("Pay with", x: area.x, y: area.y, maxWidth: area.width, style: isFocused ? theme.accent : theme.base)
+    buffer.write(
+      L("Pay with"), x: area.x, y: area.y, maxWidth: area.width, style: isFocused ? theme.accent : theme.base)
     let value = area.row(0).inset(left: labelColumns)
     let highlight = isFocused ? theme.selection : theme.base
     var note: (String, Style)?
     switch payer {
     case .checking:
-      Label("Checking your account…", style: theme.muted).render(in: value, into: &buffer)
+      Label(L("Checking your account…"), style: theme.muted).render(in: value, into: &buffer)
     case .signedOut:
-      let text = isFocused ? "Not signed in — press s to sign in" : "Not signed in — you sign in when you book"
+      let text = isFocused ? L("Not signed in — press s to sign in") : L("Not signed in — you sign in when you book")
       Label(text, style: highlight).render(in: value, into: &buffer)
     case .signedIn(let name):
       if let card = cards.first(where: { $0.id == selectedCardId }) {
@@ -76,10 +77,10 @@ public struct CheckoutView: Widget {
         if cards.count > 1 { spans.append(Span("  ◂ ▸", style: isFocused ? theme.accent : theme.muted)) }
         Label(Line(spans)).render(in: value, into: &buffer)
       } else {
-        Label("No payment card", style: highlight).render(in: value, into: &buffer)
+        Label(L("No payment card"), style: highlight).render(in: value, into: &buffer)
       }
-      let who = name.map { "Signed in as \($0)" } ?? "Signed in"
-      let keys = isFocused && cards.count > 1 ? " · ←→ another card" : ""
+      let who = name.map { L("Signed in as \($0)") } ?? L("Signed in")
+      let keys = isFocused && cards.count > 1 ? L(" · ←→ another card") : ""
       note = (who + keys, theme.muted)
     }
     if let message { note = (message, theme.warning) }
@@ -411,7 +412,7 @@ public final class SignInSheetScreen: Screen {
     let sheet = Sheet(title: "Sign in to book", width: min(66, area.width), height: 13)
     sheet.render(in: area, into: &buffer)
     let inner = sheet.contentArea(in: area)
-    SignInForm(state: form, title: "Your account pays for this booking").render(
+    SignInForm(state: form, title: L("Your account pays for this booking")).render(
       in: Rect(x: inner.x, y: inner.y, width: inner.width, height: 7), into: &buffer)
     Paragraph("No account yet? Press Ctrl-N to create one here.", style: buffer.theme.muted)
       .render(in: Rect(x: inner.x, y: inner.y + 9, width: inner.width, height: 2), into: &buffer)

@@ -197,7 +197,7 @@ public struct MapView: Widget {
     let center =
       String(format: "%.2f", abs(viewport.latitude)) + "°\(ns) " + String(format: "%.2f", abs(viewport.longitude))
       + "°\(ew)"
-    let status = "zoom \(viewport.zoom) · \(center) · \(shown) shown"
+    let status = L("zoom \(viewport.zoom) · \(center) · \(shown) shown")
     Label(status, style: buffer.theme.muted)
       .render(in: Rect(x: area.x + 1, y: area.bottom - 2, width: area.width - 2, height: 1), into: &buffer)
   }

@@ -17,7 +17,8 @@ public struct PriceCalculatorView: Widget {
   public var money: MoneyFormat
 
   public init(
-    lines: [(label: String, amount: Money)], total: Money, totalLabel: String = "Total", money: MoneyFormat = .english
+    lines: [(label: String, amount: Money)], total: Money, totalLabel: String = L("Total"),
+    money: MoneyFormat = .english
   ) {
     self.lines = lines
     self.total = total

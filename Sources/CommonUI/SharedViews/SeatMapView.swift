@@ -41,7 +41,7 @@ public struct SeatMapView: Widget {
   }
 
   static func legend(_ passengers: [String]) -> [String] {
-    var lines = [". free  x taken  # blocked  - other cabin  EXIT exit row"]
+    var lines = [L(". free  x taken  # blocked  - other cabin  EXIT exit row")]
     let people = passengers.enumerated().map { "\(($0.offset + 1) % 10) \($0.element)" }
     if !people.isEmpty { lines.append(people.joined(separator: "  ")) }
     return lines

@@ -1,3 +1,5 @@
+import Common
+
 /// The sign-in form's fields, focus and message, edited by keys. Kept by the screen; the
 /// screen passes ``SignInFormEvent/submit(email:password:)`` to its view model.
 ///
@@ -94,7 +96,7 @@ public struct SignInForm: Widget {
   public var state: SignInFormState
   public var title: String
 
-  public init(state: SignInFormState, title: String = "Sign in") {
+  public init(state: SignInFormState, title: String = L("Sign in")) {
     self.state = state
     self.title = title
   }
@@ -103,9 +105,9 @@ public struct SignInForm: Widget {
     let rows = area.rows([.length(1), .length(1), .length(1), .length(1), .length(1), .length(1), .length(1)])
     guard rows.count == 7, area.height >= 1 else { return }
     Label(title, style: buffer.theme.accent).render(in: rows[0], into: &buffer)
-    TextField("Email", state: state.email).labelWidth(10).placeholder("you@example.com")
+    TextField(L("Email"), state: state.email).labelWidth(10).placeholder("you@example.com")
       .focused(state.focus == .email).render(in: rows[2], into: &buffer)
-    TextField("Password", state: state.password).labelWidth(10).secure()
+    TextField(L("Password"), state: state.password).labelWidth(10).secure()
       .focused(state.focus == .password).render(in: rows[3], into: &buffer)
     let button = Button(state.isSubmitting ? "Signing in…" : "Sign in", focused: state.focus == .submit)
     button.render(in: rows[5].inset(left: 10), into: &buffer)

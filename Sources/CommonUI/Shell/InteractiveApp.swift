@@ -157,12 +157,12 @@ public final class InteractiveApp {
     case .unreachable(let server, _):
       let place = Self.hostAndPort(server)
       unreachableServer = place
-      connectionNotice = "Cannot reach \(place), retrying"
+      connectionNotice = L("Cannot reach \(place), retrying")
     case .connected:
       guard let server = unreachableServer else { return }
       unreachableServer = nil
       connectionNotice = nil
-      show(Notice("Connected to \(server) again"))
+      show(Notice(L("Connected to \(server) again")))
     }
     setNeedsDisplay()
   }
@@ -397,8 +397,9 @@ public final class InteractiveApp {
     isTooSmall = size.width < Self.minimumSize.width || size.height < Self.minimumSize.height
     guard !isTooSmall else {
       let message =
-        "The terminal is \(size.width)×\(size.height); \(name) needs at least "
-        + "\(Self.minimumSize.width)×\(Self.minimumSize.height). Make the window larger (Ctrl-C quits)."
+        L(
+          "The terminal is \(size.width)×\(size.height); \(name) needs at least "
+            + "\(Self.minimumSize.width)×\(Self.minimumSize.height). Make the window larger (Ctrl-C quits).")
       let lines = Paragraph.wrap(message, width: max(1, size.width - 2))
       Paragraph(message, style: theme.warning).alignment(.center)
         .render(in: area.centered(width: max(1, size.width - 2), height: lines.count), into: &buffer)
@@ -483,7 +484,8 @@ public final class InteractiveApp {
   /// The header's parts now, before fitting.
   var headerParts: HeaderParts {
     HeaderParts(
-      name: name, tabs: tabs.map(\.title), crumbs: currentStack.dropFirst().map(\.title),
+      name: name, tabs: tabs.map { L(english: $0.title) },
+      crumbs: currentStack.dropFirst().map { L(english: $0.title) },
       badges: overlays.compactMap { badges[ObjectIdentifier($0)] }, greeting: status)
   }
 
@@ -602,7 +604,8 @@ public final class InteractiveApp {
     ]
     if tabs.count > 1 { hints.append(KeyHint("1-\(tabs.count) Tab Shift-Tab", "switch tabs")) }
     let keyWidth = min(24, hints.map { DisplayWidth.of($0.keys) }.max() ?? 0)
-    let sheet = Sheet(title: "Keys · \(currentScreen.title)", width: min(area.width - 4, 64), height: hints.count + 4)
+    let sheet = Sheet(
+      title: L("Keys · \(L(english: currentScreen.title))"), width: min(area.width - 4, 64), height: hints.count + 4)
     sheet.render(in: area, into: &buffer)
     let inner = sheet.contentArea(in: area)
     for (row, hint) in hints.enumerated() where row < inner.height {
@@ -613,7 +616,7 @@ public final class InteractiveApp {
     }
     if hints.count + 1 < inner.height {
       buffer.write(
-        "any key closes", x: inner.x, y: inner.y + hints.count + 1, maxWidth: inner.width, style: theme.muted)
+        L("any key closes"), x: inner.x, y: inner.y + hints.count + 1, maxWidth: inner.width, style: theme.muted)
     }
   }
 }

@@ -61,7 +61,7 @@ public struct InteractiveFeature {
 public struct Notice: Hashable, Sendable {
   public var text: String
 
-  public init(_ text: String) { self.text = text }
+  public init(_ text: String) { self.text = L(english: text) }
 }
 
 extension InteractiveApp {
@@ -104,6 +104,8 @@ extension Command {
           for: plain, path: invocation.path, json: context.json, console: context.console)
         return
       }
+      // The app's text outlives this command's language scope (it runs from the main queue).
+      Localization.setProcessLanguage(Localization.current)
       try MainActor.assumeIsolated {
         let features = try makeFeatures(context)
         let app = InteractiveApp.assemble(name: plain.name, features: features, useColor: context.useColor)
@@ -130,7 +132,7 @@ final class CommandListScreen: Screen {
   func handle(_ key: Key) -> KeyResult { .ignored }
 
   func render(in area: Rect, into buffer: inout Buffer) {
-    let intro = "The \(title) screens are not in this version yet. Meanwhile, use these commands in a shell:"
+    let intro = L("The \(title) screens are not in this version yet. Meanwhile, use these commands in a shell:")
     Paragraph(intro, style: buffer.theme.base).render(
       in: Rect(x: area.x, y: area.y + 1, width: area.width, height: 2), into: &buffer)
     let width = min(48, (commands.map { DisplayWidth.of("\(prefix) \($0.0)") }.max() ?? 0) + 2)
@@ -144,7 +146,8 @@ final class CommandListScreen: Screen {
     let helpY = area.y + 5 + commands.count
     if helpY < area.bottom {
       buffer.write(
-        "'\(prefix) <command> --help' shows each command's options.", x: area.x + 2, y: helpY, maxWidth: area.width - 2,
+        L("'\(prefix) <command> --help' shows each command's options."), x: area.x + 2, y: helpY,
+        maxWidth: area.width - 2,
         style: buffer.theme.muted)
     }
   }

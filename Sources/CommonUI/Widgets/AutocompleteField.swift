@@ -1,3 +1,4 @@
+import Common
 import Foundation
 
 /// The suggestions a view model offers for an autocomplete field, as the field shows them: one
@@ -266,7 +267,7 @@ public struct AutocompleteField: Widget {
   /// Most rows of suggestions shown at once.
   public var maxRows = 6
   /// The spinner's text while the first answer is loading.
-  public var loadingText = "Looking up…"
+  public var loadingText = L("Looking up…")
 
   /// A field labelled `label` showing `state` and, focused, `suggestions`.
   public init(_ label: String, state: AutocompleteState, suggestions: AutocompleteList) {

@@ -1,3 +1,4 @@
+import Common
 import Dispatch
 
 /// A modal sheet: dims what is behind it and draws a titled box centred over it. Draw the
@@ -15,7 +16,7 @@ public struct Sheet: Widget {
   public var height: Int
 
   public init(title: String, width: Int, height: Int) {
-    self.title = title
+    self.title = L(english: title)
     self.width = width
     self.height = height
   }
@@ -52,8 +53,11 @@ public struct Alert: Widget {
   public var content: AlertContent
   public var selected: Int
 
+  /// The content is English; shown in the current language where the tables have it.
   public init(_ content: AlertContent, selected: Int = 0) {
-    self.content = content
+    self.content = AlertContent(
+      title: L(english: content.title), message: L(english: content.message),
+      buttons: content.buttons.map { L(english: $0) })
     self.selected = selected
   }
 
@@ -129,7 +133,7 @@ public struct ProgressBar: Widget {
   public func render(in area: Rect, into buffer: inout Buffer) {
     guard !area.isEmpty else { return }
     let clamped = fraction.isNaN ? 0 : min(1, max(0, fraction))
-    let text = label ?? "\(Int((clamped * 100).rounded(.down)))%"
+    let text = label ?? L("\(Int((clamped * 100).rounded(.down)))%")
     let textWidth = min(area.width, DisplayWidth.of(text))
     let barWidth = max(0, area.width - textWidth - 1)
     let eighths = Int((clamped * Double(barWidth * 8)).rounded(.down))

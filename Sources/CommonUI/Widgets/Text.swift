@@ -1,3 +1,5 @@
+import Common
+
 /// One line of text, cut with `…` when it is wider than its area; aligned in it.
 ///
 /// ```swift
@@ -7,7 +9,8 @@ public struct Label: Widget {
   public var line: Line
   public var alignment: Alignment = .leading
 
-  public init(_ text: String, style: Style = .plain) { self.line = Line(text, style: style) }
+  /// `text` in English; shown in the current language when a table has it (``L(english:)``).
+  public init(_ text: String, style: Style = .plain) { self.line = Line(L(english: text), style: style) }
   public init(_ line: Line) { self.line = line }
 
   public func alignment(_ alignment: Alignment) -> Label {
@@ -36,8 +39,9 @@ public struct Paragraph: Widget {
   public var style: Style
   public var alignment: Alignment = .leading
 
+  /// `text` in English; shown in the current language when a table has it (``L(english:)``).
   public init(_ text: String, style: Style = .plain) {
-    self.text = text
+    self.text = L(english: text)
     self.style = style
   }
 
@@ -99,7 +103,7 @@ public struct Block: Widget {
   public var titleStyle: Style?
   public var clears = true
 
-  public init(title: String? = nil) { self.title = title }
+  public init(title: String? = nil) { self.title = title.map { L(english: $0) } }
 
   /// The border's style (default: `theme.border`).
   public func style(_ style: Style) -> Block {

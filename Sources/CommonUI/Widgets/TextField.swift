@@ -1,3 +1,5 @@
+import Common
+
 /// The text of a one-line field and where its cursor is, edited by keys. Kept by the screen (or
 /// its view model) between frames and drawn by ``TextField``.
 ///
@@ -89,7 +91,7 @@ public struct TextField: Widget {
   public var labelWidth: Int?
 
   public init(_ label: String? = nil, state: TextFieldState) {
-    self.label = label
+    self.label = label.map { L(english: $0) }
     self.state = state
   }
 
@@ -151,7 +153,7 @@ public struct Button: Widget {
   public var isFocused: Bool
 
   public init(_ title: String, focused: Bool = false) {
-    self.title = title
+    self.title = L(english: title)
     self.isFocused = focused
   }
 

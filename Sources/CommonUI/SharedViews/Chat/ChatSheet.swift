@@ -47,19 +47,19 @@ public final class ChatSheet: AppOverlay {
 
   /// The line under the title: who holds the conversation.
   var headline: String {
-    guard model.isSignedIn else { return "Sign in to chat with a travel agent." }
+    guard model.isSignedIn else { return L("Sign in to chat with a travel agent.") }
     guard let conversation = model.thread?.conversation else {
-      return "Write to a travel agent: your first message starts a conversation."
+      return L("Write to a travel agent: your first message starts a conversation.")
     }
     if conversation.status == .closed { return "This conversation is closed: a new message starts another." }
-    if let agent = conversation.agentName { return "\(agent) is with you." }
-    return "Waiting for an agent: you are in the queue."
+    if let agent = conversation.agentName { return L("\(agent) is with you.") }
+    return L("Waiting for an agent: you are in the queue.")
   }
 
   public func render(in area: Rect, into buffer: inout Buffer) {
     let width = min(area.width - 2, 76)
     let height = min(area.height, max(12, area.height - 2))
-    let sheet = Sheet(title: "Chat with a travel agent", width: width, height: height)
+    let sheet = Sheet(title: L("Chat with a travel agent"), width: width, height: height)
     sheet.render(in: area, into: &buffer)
     let inner = sheet.contentArea(in: area)
     guard inner.height >= 5 else { return }
@@ -69,7 +69,7 @@ public final class ChatSheet: AppOverlay {
     y += 1
     if let trip = model.thread?.conversation.trip, model.thread?.conversation.status == .open {
       buffer.write(
-        "About: " + ChatTranscript.describe(trip), x: inner.x, y: y, maxWidth: inner.width, style: theme.muted)
+        L("About: ") + ChatTranscript.describe(trip), x: inner.x, y: y, maxWidth: inner.width, style: theme.muted)
       y += 1
     }
     let problemRows = model.problem.map { Paragraph.wrap($0, width: inner.width).count } ?? 0
@@ -77,7 +77,7 @@ public final class ChatSheet: AppOverlay {
     let transcriptArea = Rect(x: inner.x, y: y + 1, width: inner.width, height: max(0, bottom - y - 1))
     let messages = model.thread?.conversation.status == .open ? model.thread?.messages ?? [] : []
     if messages.isEmpty && model.pending.isEmpty {
-      buffer.write("No messages yet.", x: inner.x, y: transcriptArea.y, maxWidth: inner.width, style: theme.muted)
+      buffer.write(L("No messages yet."), x: inner.x, y: transcriptArea.y, maxWidth: inner.width, style: theme.muted)
     } else {
       ChatTranscript(messages: messages, pending: model.pending, viewer: .traveller, timeZone: timeZone)
         .render(in: transcriptArea, into: &buffer)
@@ -86,7 +86,7 @@ public final class ChatSheet: AppOverlay {
       Paragraph(problem, style: theme.warning).render(
         in: Rect(x: inner.x, y: bottom, width: inner.width, height: problemRows), into: &buffer)
     }
-    TextField("Message", state: field).placeholder("type, then Enter").focused(true)
+    TextField(L("Message"), state: field).placeholder(L("type, then Enter")).focused(true)
       .render(in: Rect(x: inner.x, y: inner.bottom - 1, width: inner.width, height: 1), into: &buffer)
   }
 }

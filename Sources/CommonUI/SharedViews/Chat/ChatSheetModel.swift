@@ -62,7 +62,7 @@ public final class ChatSheetModel {
 
   /// The header's badge on every tab: `Chat: 2 unread` while the agents' messages wait, nil otherwise.
   public var badge: AnyPublisher<String?, Never> {
-    $unread.map { $0 > 0 ? "Chat: \($0) unread" : nil }.removeDuplicates().eraseToAnyPublisher()
+    $unread.map { $0 > 0 ? L("Chat: \($0) unread") : nil }.removeDuplicates().eraseToAnyPublisher()
   }
 
   /// Whether anything shown changed (for the shell to redraw).
@@ -88,7 +88,7 @@ public final class ChatSheetModel {
   /// Queues `text` (about the reservation `trip`, if any) and sends the queue.
   public func send(_ text: String, trip: String? = nil) {
     guard isSignedIn else {
-      problem = "Sign in first (Account tab, or 'account login' in a shell) to chat with a travel agent."
+      problem = L("Sign in first (Account tab, or 'account login' in a shell) to chat with a travel agent.")
       return
     }
     do {
@@ -163,7 +163,7 @@ public final class ChatSheetModel {
         if let failure {
           self.problem =
             failure.kind == .unavailable
-            ? "Not sent yet: \(failure.message). Queued messages are sent, in order, when it can be reached."
+            ? L("Not sent yet: \(failure.message). Queued messages are sent, in order, when it can be reached.")
             : failure.message
         } else if !sent.isEmpty {
           self.problem = nil

@@ -38,14 +38,14 @@ public struct ChatTranscript: Widget {
       }
       lines.append(Line(spans))
       if let trip = message.trip {
-        lines.append(Line("  ↳ trip: \(Self.describe(trip))", style: theme.muted))
+        lines.append(Line(L("  ↳ trip: \(Self.describe(trip))"), style: theme.muted))
       }
       for row in Paragraph.wrap(message.text, width: max(1, width - 2)) {
         lines.append(Line("  " + row, style: theme.base))
       }
     }
     for message in pending {
-      lines.append(Line([Span("You · queued  ⌛", style: theme.warning)]))
+      lines.append(Line([Span(L("You · queued  ⌛"), style: theme.warning)]))
       for row in Paragraph.wrap(message.text, width: max(1, width - 2)) {
         lines.append(Line("  " + row, style: theme.muted))
       }
