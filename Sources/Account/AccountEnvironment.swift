@@ -48,6 +48,6 @@ public struct AccountEnvironment: Sendable {
   /// and says so (used by the feature's unit tests of help and usage).
   public static let unavailable: Factory = { _ in
     throw ServiceError(
-      .unavailable, code: "service_unavailable", message: "this build has no account service wired in")
+      .unavailable, code: "service_unavailable", message: L("this build has no account service wired in"))
   }
 }

@@ -17,7 +17,7 @@ public enum AgencyCommands {
   public static func root(name: String = "travel-agent", environment: AgencyEnvironment) -> Command {
     Command(
       name: name,
-      summary: "The travel agents' console: the queue of conversations, take one, reply, close.",
+      summary: L("The travel agents' console: the queue of conversations, take one, reply, close."),
       discussion: """
         Agents are added by an operator (travel-server agents add --email E); they sign in here. Travellers write \
         with travel chat send (or Ctrl-T in the apps); their conversations wait in the queue, the longest waiting \
@@ -48,7 +48,8 @@ public enum AgencyCommands {
     func token() throws -> String {
       guard let token = try session.read() else {
         throw ServiceError(
-          .unauthenticated, code: "not_signed_in", message: "sign in as an agent first: travel-agent login --email …")
+          .unauthenticated, code: "not_signed_in", message: L("sign in as an agent first: travel-agent login --email …")
+        )
       }
       return token
     }
@@ -63,28 +64,29 @@ public enum AgencyCommands {
   static func login(_ environment: AgencyEnvironment) -> Command {
     Command(
       name: "login",
-      summary: "Sign in as an agent (the password is read without echo, or one line from stdin).",
-      options: [.option("email", "EMAIL", help: "The agent's email.", required: true)],
+      summary: L("Sign in as an agent (the password is read without echo, or one line from stdin)."),
+      options: [.option("email", "EMAIL", help: L("The agent's email."), required: true)],
       examples: ["--email grace@agency.example"],
       action: { invocation in
         let run = try Run(invocation, environment)
-        guard let password = try SecretInput.read(prompt: "Password: ", console: run.context.console), !password.isEmpty
+        guard let password = try SecretInput.read(prompt: L("Password: "), console: run.context.console),
+          !password.isEmpty
         else {
           throw CLIError.usage(
-            "password is missing: type it at the prompt, or give it as one line on stdin (never as an option)",
+            L("password is missing: type it at the prompt, or give it as one line on stdin (never as an option)"),
             code: "password_missing")
         }
         let session = try run.console.signIn(email: try invocation.required("email"), password: password)
         try run.session.write(session.token)
         let agent = try run.console.agent(token: session.token)
         struct Document: Encodable { var agent: AgentProfile }
-        try run.context.emit(json: Document(agent: agent)) { "Signed in as \(agent.name) <\(agent.email)>, agent." }
+        try run.context.emit(json: Document(agent: agent)) { L("Signed in as \(agent.name) <\(agent.email)>, agent.") }
       })
   }
 
   static func logout(_ environment: AgencyEnvironment) -> Command {
     Command(
-      name: "logout", summary: "Sign out: the agent's session ends and its file is deleted.",
+      name: "logout", summary: L("Sign out: the agent's session ends and its file is deleted."),
       action: { invocation in
         let run = try Run(invocation, environment)
         let token = try run.session.read()
@@ -99,18 +101,18 @@ public enum AgencyCommands {
 
   static func whoami(_ environment: AgencyEnvironment) -> Command {
     Command(
-      name: "whoami", summary: "Show which agent is signed in (exit 1 when none).",
+      name: "whoami", summary: L("Show which agent is signed in (exit 1 when none)."),
       action: { invocation in
         let run = try Run(invocation, environment)
         let agent = try run.console.agent(token: try run.token())
         struct Document: Encodable { var agent: AgentProfile }
-        try run.context.emit(json: Document(agent: agent)) { "\(agent.name) <\(agent.email)>, agent" }
+        try run.context.emit(json: Document(agent: agent)) { L("\(agent.name) <\(agent.email)>, agent") }
       })
   }
 
   static func queue(_ environment: AgencyEnvironment) -> Command {
     Command(
-      name: "queue", summary: "The open conversations, the longest waiting first, with unread counts.",
+      name: "queue", summary: L("The open conversations, the longest waiting first, with unread counts."),
       action: { invocation in
         let run = try Run(invocation, environment)
         let queue = try run.console.queue(token: try run.token())
@@ -121,7 +123,7 @@ public enum AgencyCommands {
 
   static func show(_ environment: AgencyEnvironment) -> Command {
     Command(
-      name: "show", summary: "One conversation with its messages (marks them read when you hold it).",
+      name: "show", summary: L("One conversation with its messages (marks them read when you hold it)."),
       arguments: [idArgument],
       action: { invocation in
         let run = try Run(invocation, environment)
@@ -141,51 +143,54 @@ public enum AgencyCommands {
 
   static func take(_ environment: AgencyEnvironment) -> Command {
     Command(
-      name: "take", summary: "Take a waiting conversation (refused when another agent holds it).",
+      name: "take", summary: L("Take a waiting conversation (refused when another agent holds it)."),
       arguments: [idArgument],
       action: { invocation in
         let run = try Run(invocation, environment)
         let conversation = try run.console.take(conversationID: try conversationID(invocation), token: try run.token())
         struct Document: Encodable { var conversation: Conversation }
         try run.context.emit(json: Document(conversation: conversation)) {
-          "You hold conversation #\(conversation.id) with \(conversation.travellerName): show \(conversation.id), "
-            + "reply \(conversation.id) TEXT, trips \(conversation.id), close \(conversation.id)."
+          L(
+            "You hold conversation #\(conversation.id) with \(conversation.travellerName): show \(conversation.id), "
+              + "reply \(conversation.id) TEXT, trips \(conversation.id), close \(conversation.id).")
         }
       })
   }
 
   static func reply(_ environment: AgencyEnvironment) -> Command {
     Command(
-      name: "reply", summary: "Reply in a conversation you hold.",
-      arguments: [idArgument, ArgumentSpec("TEXT", help: "The reply (one line).")],
+      name: "reply", summary: L("Reply in a conversation you hold."),
+      arguments: [idArgument, ArgumentSpec("TEXT", help: L("The reply (one line)."))],
       examples: ["42 \"Done: you fly on the 21st.\""],
       action: { invocation in
         let run = try Run(invocation, environment)
         let id = try conversationID(invocation)
         guard invocation.arguments.count >= 2 else {
-          throw CLIError.usage("missing TEXT: reply \(id) \"your reply\"", code: "missing_argument")
+          throw CLIError.usage(L("missing TEXT: reply \(id) \"your reply\""), code: "missing_argument")
         }
         let text = invocation.arguments.dropFirst().joined(separator: " ")
         let message = try run.console.reply(conversationID: id, text: text, clientID: nil, token: try run.token())
         struct Document: Encodable { var message: ChatMessage }
-        try run.context.emit(json: Document(message: message)) { "Sent to conversation #\(id) ✓" }
+        try run.context.emit(json: Document(message: message)) { L("Sent to conversation #\(id) ✓") }
       })
   }
 
   static func close(_ environment: AgencyEnvironment) -> Command {
     Command(
-      name: "close", summary: "Close a conversation you hold.", arguments: [idArgument],
+      name: "close", summary: L("Close a conversation you hold."), arguments: [idArgument],
       action: { invocation in
         let run = try Run(invocation, environment)
         let conversation = try run.console.close(conversationID: try conversationID(invocation), token: try run.token())
         struct Document: Encodable { var conversation: Conversation }
-        try run.context.emit(json: Document(conversation: conversation)) { "Conversation #\(conversation.id) closed." }
+        try run.context.emit(json: Document(conversation: conversation)) {
+          L("Conversation #\(conversation.id) closed.")
+        }
       })
   }
 
   static func trips(_ environment: AgencyEnvironment) -> Command {
     Command(
-      name: "trips", summary: "The traveller's trips, read only (while you hold the conversation).",
+      name: "trips", summary: L("The traveller's trips, read only (while you hold the conversation)."),
       arguments: [idArgument],
       action: { invocation in
         let run = try Run(invocation, environment)

@@ -7,9 +7,9 @@ enum AgencyText {
   static func waiting(_ conversation: Conversation, now: Date) -> String {
     guard let since = conversation.waitingSince else { return "answered" }
     let minutes = max(0, Int(now.timeIntervalSince(since) / 60))
-    if minutes < 1 { return "waiting <1 min" }
-    if minutes < 60 { return "waiting \(minutes) min" }
-    return "waiting \(minutes / 60) h \(minutes % 60) min"
+    if minutes < 1 { return L("waiting <1 min") }
+    if minutes < 60 { return L("waiting \(minutes) min") }
+    return L("waiting \(minutes / 60) h \(minutes % 60) min")
   }
 
   static func holder(_ conversation: Conversation) -> String {
@@ -18,8 +18,8 @@ enum AgencyText {
   }
 
   static func queue(_ queue: [Conversation], now: Date) -> String {
-    guard !queue.isEmpty else { return "The queue is empty: no open conversation." }
-    var lines = ["#      waiting           unread  held by         traveller"]
+    guard !queue.isEmpty else { return L("The queue is empty: no open conversation.") }
+    var lines = [L("#      waiting           unread  held by         traveller")]
     for conversation in queue {
       let id = "#\(conversation.id)".padding(toLength: 6, withPad: " ", startingAt: 0)
       let wait = waiting(conversation, now: now).padding(toLength: 17, withPad: " ", startingAt: 0)
@@ -36,18 +36,18 @@ enum AgencyText {
     var lines = [
       "Conversation #\(c.id) · \(c.status.rawValue) · \(c.travellerName) <\(c.travellerEmail)> · held by \(holder(c))"
     ]
-    if let trip = c.trip { lines.append("About: \(trip.summary)" + (trip.locator.map { " (\($0))" } ?? "")) }
+    if let trip = c.trip { lines.append(L("About: \(trip.summary)") + (trip.locator.map { " (\($0))" } ?? "")) }
     for message in thread.messages {
       let who = message.sender == .agent ? "\(message.senderName) (agent)" : message.senderName
       let mark = message.sender == .agent ? "  \(message.state.mark)" : ""
-      let trip = message.trip.map { " [trip: \($0.summary)]" } ?? ""
+      let trip = message.trip.map { L(" [trip: \($0.summary)]") } ?? ""
       lines.append("\(ChatText.time(message.sentAt))  \(who): \(message.text)\(trip)\(mark)")
     }
     return lines.joined(separator: "\n")
   }
 
   static func trips(_ trips: [Reservation]) -> String {
-    guard !trips.isEmpty else { return "The traveller has no trips." }
+    guard !trips.isEmpty else { return L("The traveller has no trips.") }
     return trips.map { reservation in
       let locator = reservation.locator.map { " (\($0))" } ?? ""
       return "\(reservation.id)  \(reservation.kind.rawValue)  \(reservation.status.rawValue)  "

@@ -11,7 +11,7 @@ public enum FlightText {
 
   /// `nonstop`, `1 stop`, `2 stops`.
   public static func stops(_ count: Int) -> String {
-    count == 0 ? "nonstop" : count == 1 ? "1 stop" : "\(count) stops"
+    count == 0 ? L("nonstop") : count == 1 ? L("1 stop") : L("\(count) stops")
   }
 
   /// `08:35 SFO → 17:40 JFK` with `+1` (or `-1`) when the arrival's local date differs.
@@ -38,7 +38,9 @@ public enum FlightText {
   }
 
   /// The result list of `search`, amounts written by `money`.
-  public static func offers(_ offers: [FlightOffer], request: FlightSearchRequest, money: MoneyFormat = .english)
+  public static func offers(
+    _ offers: [FlightOffer], request: FlightSearchRequest, money: MoneyFormat = MoneyFormat(Localization.current)
+  )
     -> String
   {
     guard !offers.isEmpty else {
@@ -60,7 +62,9 @@ public enum FlightText {
   }
 
   /// The confirmation of `book`, amounts written by `money`.
-  public static func booked(_ reservation: Reservation, money: MoneyFormat = .english) -> String {
+  public static func booked(_ reservation: Reservation, money: MoneyFormat = MoneyFormat(Localization.current))
+    -> String
+  {
     var lines = [L("Booked: \(reservation.summary)")]
     if let locator = reservation.locator { lines.append(L("Record locator (PNR): \(locator)")) }
     lines.append(L("Total charged: \(money.string(reservation.total))"))

@@ -5,7 +5,7 @@ extension CarRentalCommands {
   static func book(_ environment: CarRentalEnvironment) -> Command {
     Command(
       name: "book",
-      summary: "Book a car offer for the signed-in user (charges the card; free cancellation until pick-up).",
+      summary: L("Book a car offer for the signed-in user (charges the card; free cancellation until pick-up)."),
       discussion: """
         The offer id is signed by the search: an id edited by hand exits 2 with invalid_offer_id. The offer is
         priced again for whoever is signed in now: if the price moved (up or down) it exits 1 with price_changed (and
@@ -15,12 +15,12 @@ extension CarRentalCommands {
         reservation; the same key with another request exits 2 (idempotency_key_reused). Cancel with
         'account trips cancel ID' (free until pick-up).
         """,
-      arguments: [ArgumentSpec("OFFER_ID", help: "An id printed by 'search'.")],
+      arguments: [ArgumentSpec("OFFER_ID", help: L("An id printed by 'search'."))],
       options: [
-        .option("driver", "NAME", help: "The driver, \"Given Family\".", required: true),
-        .option("card", "ID", help: "The card to charge.", default: "the default card"),
-        .option("idempotency-key", "K", help: "A retry with the same key returns the first reservation."),
-        .flag("allow-duplicate", help: "Book even if the driver already holds a rental for overlapping times."),
+        .option("driver", "NAME", help: L("The driver, \"Given Family\"."), required: true),
+        .option("card", "ID", help: L("The card to charge."), default: L("the default card")),
+        .option("idempotency-key", "K", help: L("A retry with the same key returns the first reservation.")),
+        .flag("allow-duplicate", help: L("Book even if the driver already holds a rental for overlapping times.")),
       ],
       examples: [
         "car_zephyr_LAX_LAX_CDAR_202612201000_202612271000_-_41234USD_\(OfferSignature.example) --driver \"Ada Lovelace\""
@@ -72,10 +72,12 @@ extension CarRentalText {
     var lines = [
       "\(reservation.status == .confirmed ? "Booked" : "Reservation") \(reservation.id): \(reservation.summary)"
     ]
-    if let locator = reservation.locator { lines.append("Confirmation \(locator)") }
-    if let driver = reservation.details["driver"]?.stringValue { lines.append("Driver \(driver)") }
+    if let locator = reservation.locator { lines.append(L("Confirmation \(locator)")) }
+    if let driver = reservation.details["driver"]?.stringValue { lines.append(L("Driver \(driver)")) }
     lines.append(
-      "Charged \(money.string(reservation.total)) · free cancellation until pick-up (account trips cancel \(reservation.id))"
+      L(
+        "Charged \(money.string(reservation.total)) · free cancellation until pick-up (account trips cancel \(reservation.id))"
+      )
     )
     return lines.joined(separator: "\n")
   }

@@ -12,7 +12,7 @@ public struct CarRentalEnvironment: Sendable {
 
   /// No backend wired: every command fails with exit 1 and says so.
   public static let unavailable = CarRentalEnvironment { _ in
-    throw ServiceError(.unavailable, code: "no_backend", message: "no car rental service is wired into this app")
+    throw ServiceError(.unavailable, code: "no_backend", message: L("no car rental service is wired into this app"))
   }
 }
 
@@ -22,7 +22,7 @@ public enum CarRentalCommands {
   public static func root(name: String = "car-rental", environment: CarRentalEnvironment = .unavailable) -> Command {
     Command(
       name: name,
-      summary: "Cars: search rental cars at airports and in cities, and book them.",
+      summary: L("Cars: search rental cars at airports and in cities, and book them."),
       discussion: """
         Pick-up and drop-off are local date-times (YYYY-MM-DDTHH:MM) at the desk. Rentals are charged in
         24-hour periods on the local wall clock with a 29-minute grace period; 5 to 7 days cost the weekly
@@ -36,18 +36,19 @@ public enum CarRentalCommands {
   static func search(_ environment: CarRentalEnvironment) -> Command {
     Command(
       name: "search",
-      summary: "Rental cars at a place for a period, cheapest first.",
+      summary: L("Rental cars at a place for a period, cheapest first."),
       options: [
         .option("pickup", "PLACE", help: "IATA airport code or city name where the car is picked up.", required: true),
-        .option("from", "DT", help: "Pick-up, local date-time YYYY-MM-DDTHH:MM (not in the past).", required: true),
-        .option("to", "DT", help: "Drop-off, local date-time after --from, at most 60 days later.", required: true),
+        .option("from", "DT", help: L("Pick-up, local date-time YYYY-MM-DDTHH:MM (not in the past)."), required: true),
+        .option("to", "DT", help: L("Drop-off, local date-time after --from, at most 60 days later."), required: true),
         .option(
-          "dropoff", "PLACE", help: "Return elsewhere (one-way fee; company policy).", default: "the pick-up desk"),
+          "dropoff", "PLACE", help: L("Return elsewhere (one-way fee; company policy)."), default: L("the pick-up desk")
+        ),
         .option("class", "ACRISS_PATTERN", help: "ACRISS code with * wildcards: C***, *DAR, ECMR."),
-        .option("company", "NAME", help: "Only this company (id or name; see 'companies')."),
-        .option("promo", "CODE", help: "A promo code (see Shared/cars/promotions.json)."),
-        .option("sort", "price", help: "Sort order; only price.", default: "price"),
-        .option("limit", "N", help: "At most N offers (1–1000).", default: "50"),
+        .option("company", "NAME", help: L("Only this company (id or name; see 'companies').")),
+        .option("promo", "CODE", help: L("A promo code (see Shared/cars/promotions.json).")),
+        .option("sort", "price", help: L("Sort order; only price."), default: "price"),
+        .option("limit", "N", help: L("At most N offers (1–1000)."), default: "50"),
       ],
       examples: ["--pickup LAX --from 2026-12-20T10:00 --to 2026-12-27T10:00 --class 'C***' --promo WINTER10"],
       action: { invocation in
@@ -62,7 +63,7 @@ public enum CarRentalCommands {
   static func companies(_ environment: CarRentalEnvironment) -> Command {
     Command(
       name: "companies",
-      summary: "The rental companies with a desk at a place: hours, fleet, one-way policy (fee in your currency).",
+      summary: L("The rental companies with a desk at a place: hours, fleet, one-way policy (fee in your currency)."),
       options: [.option("pickup", "PLACE", help: "IATA airport code or city name.", required: true)],
       examples: ["--pickup LAX"],
       action: { invocation in
@@ -77,7 +78,7 @@ public enum CarRentalCommands {
   static func promotions(_ environment: CarRentalEnvironment) -> Command {
     Command(
       name: "promotions",
-      summary: "The promo codes for --promo: discount, pick-up dates, minimum days, companies.",
+      summary: L("The promo codes for --promo: discount, pick-up dates, minimum days, companies."),
       discussion: """
         A code applies to a rental picked up between its first and last valid date (local date at the desk), of at
         least its minimum days, with one of its companies (all when none is listed). A percent is taken off the
@@ -95,7 +96,7 @@ public enum CarRentalCommands {
   /// The query of `search`, or a usage error (exit 2) naming the bad option.
   static func parseSearch(_ invocation: Invocation) throws -> CarSearchQuery {
     if let sort = invocation.value("sort"), sort != "price" {
-      throw CLIError.usage("invalid --sort \"\(sort)\": expected price")
+      throw CLIError.usage(L("invalid --sort \"\(sort)\": expected price"))
     }
     let pickup = try LocalDateTime(parsing: try invocation.required("from"), field: "--from")
     let dropoff = try LocalDateTime(parsing: try invocation.required("to"), field: "--to")

@@ -129,39 +129,41 @@ public struct EmptyHotelSearch: Hashable, Sendable {
 
   private func text(screen: Bool) -> String {
     let radius = request.radiusKm.rounded() == request.radiusKm ? "\(Int(request.radiusKm))" : "\(request.radiusKm)"
-    let area = "within \(radius) km of \(request.place)"
+    let area = L("within \(radius) km of \(request.place)")
     let rooms = request.rooms == 1 ? "a room" : "\(request.rooms) rooms"
     let guests = request.guests == 1 ? "1 guest" : "\(request.guests) guests"
-    let stay = "free on every night from \(request.checkIn) to \(request.checkOut)"
+    let stay = L("free on every night from \(request.checkIn) to \(request.checkOut)")
     switch cause {
     case .noHotels:
-      return "There is no hotel \(area): try another place or a larger "
+      return L("There is no hotel \(area): try another place or a larger ")
         + (screen ? "radius." : "--radius-km.")
     case .fullyBooked:
-      return "The hotels \(area) are full on at least one night from \(request.checkIn) to \(request.checkOut): "
-        + "try other dates" + (screen ? " or another place." : " or a larger --radius-km.")
+      return L(
+        "The hotels \(area) are full on at least one night from \(request.checkIn) to \(request.checkOut): "
+          + "try other dates") + (screen ? L(" or another place.") : L(" or a larger --radius-km."))
     case .conditions(let conditions):
       let reasons = conditions.map { condition -> String in
         switch condition {
         case .stars:
           let stars = request.minStars ?? 1
-          return "none with \(stars)★ or more has room" + (screen ? " (lower the stars)" : " (try a lower --min-stars)")
+          return L("none with \(stars)★ or more has room")
+            + (screen ? L(" (lower the stars)") : L(" (try a lower --min-stars)"))
         case .price:
           let cap = request.maxPrice.map { "\($0)" } ?? ""
           let currency = request.currency.map { " \($0)" } ?? ""
-          return "no room costs at most \(cap)\(currency) a night"
-            + (screen ? " (raise the price cap)" : " (try a higher --max-price)")
+          return L("no room costs at most \(cap)\(currency) a night")
+            + (screen ? L(" (raise the price cap)") : L(" (try a higher --max-price)"))
         case .amenities:
           // The screen names them as its filter does (Wi-Fi); the command line as --amenities takes them.
           let names =
             screen ? Amenity.displayList(request.amenities) : request.amenities.map(\.rawValue).joined(separator: ", ")
           return "none with \(names) has room" + (screen ? " (choose fewer amenities)" : " (try fewer --amenities)")
         case .party:
-          return "none has \(rooms) for \(guests) free together"
-            + (screen ? " (fewer guests or rooms)" : " (try fewer --guests or --rooms)")
+          return L("none has \(rooms) for \(guests) free together")
+            + (screen ? L(" (fewer guests or rooms)") : L(" (try fewer --guests or --rooms)"))
         }
       }
-      return "No hotel \(area) has \(rooms) for \(guests) \(stay) as asked: " + reasons.joined(separator: "; ") + "."
+      return L("No hotel \(area) has \(rooms) for \(guests) \(stay) as asked: ") + reasons.joined(separator: "; ") + "."
     }
   }
 }

@@ -18,7 +18,7 @@ public struct HotelEnvironment: Sendable {
 
   /// No backend: every command that needs one fails with exit 1.
   public static let unavailable = HotelEnvironment(service: { _ in
-    throw CLIError.refused("hotels are not available in this build (no backend wired)", code: "unavailable")
+    throw CLIError.refused(L("hotels are not available in this build (no backend wired)"), code: "unavailable")
   })
 }
 
@@ -29,7 +29,7 @@ public enum HotelCommands {
   public static func root(name: String = "hotel", environment: HotelEnvironment = .unavailable) -> Command {
     Command(
       name: name,
-      summary: "Hotels: search hotels around real cities and book rooms.",
+      summary: L("Hotels: search hotels around real cities and book rooms."),
       discussion: """
         Hotels are generated around every city of at least 100,000 people (city data: GeoNames, CC BY 4.0).
         Dates are local dates at the hotel; a stay is [check-in, check-out), 1 to 30 nights.
@@ -41,41 +41,44 @@ public enum HotelCommands {
 
   // MARK: search
 
-  static let stayOptions: [OptionSpec] = [
-    .option("check-in", "DATE", help: "First night, YYYY-MM-DD, local date at the hotel."),
-    .option("check-out", "DATE", help: "Departure day, YYYY-MM-DD (after check-in, at most 30 nights)."),
-    .option("guests", "N", help: "Guests (1–20).", default: "1"),
-    .option("rooms", "N", help: "Rooms of the same type (1–9, not more than guests).", default: "1"),
-  ]
+  static var stayOptions: [OptionSpec] {
+    [
+      .option("check-in", "DATE", help: L("First night, YYYY-MM-DD, local date at the hotel.")),
+      .option("check-out", "DATE", help: L("Departure day, YYYY-MM-DD (after check-in, at most 30 nights).")),
+      .option("guests", "N", help: L("Guests (1–20)."), default: "1"),
+      .option("rooms", "N", help: L("Rooms of the same type (1–9, not more than guests)."), default: "1"),
+    ]
+  }
 
   static func search(_ environment: HotelEnvironment) -> Command {
     Command(
       name: "search",
-      summary: "Find hotel offers near a place for a stay.",
+      summary: L("Find hotel offers near a place for a stay."),
       discussion: """
         PLACE is a city name, an IATA airport or metro code, or lat,lon. Distances are great-circle kilometres.
         An offer is one room type of one hotel with enough rooms free on every night of the stay.
         nightlyRate: average nightly rate of one room before taxes; total: whole stay, all rooms, with taxes.
         """,
       options: [
-        .option("near", "PLACE", help: "City, IATA code or lat,lon.", required: true),
-        .option("check-in", "DATE", help: "First night, YYYY-MM-DD, local date at the hotel.", required: true),
+        .option("near", "PLACE", help: L("City, IATA code or lat,lon."), required: true),
+        .option("check-in", "DATE", help: L("First night, YYYY-MM-DD, local date at the hotel."), required: true),
         .option(
-          "check-out", "DATE", help: "Departure day, YYYY-MM-DD (after check-in, at most 30 nights).", required: true),
+          "check-out", "DATE", help: L("Departure day, YYYY-MM-DD (after check-in, at most 30 nights)."), required: true
+        ),
         stayOptions[2], stayOptions[3],
-        .option("radius-km", "R", help: "Search radius in km (over 0, at most 500).", default: "10"),
-        .option("min-stars", "N", help: "Only hotels with at least N stars (1–5)."),
+        .option("radius-km", "R", help: L("Search radius in km (over 0, at most 500)."), default: "10"),
+        .option("min-stars", "N", help: L("Only hotels with at least N stars (1–5).")),
         .option(
-          "max-price", "AMOUNT", help: "Highest average nightly rate of one room (in --currency, else the hotel's)."),
+          "max-price", "AMOUNT", help: L("Highest average nightly rate of one room (in --currency, else the hotel's).")),
         .option(
           "currency", "CODE",
           help: "ISO 4217 currency of --max-price (e.g. EUR, USD).",
-          default: "your preferred currency when signed in, else each hotel's own"),
+          default: L("your preferred currency when signed in, else each hotel's own")),
         .option(
           "amenities", "LIST",
-          help: "Required amenities, comma-separated: \(Amenity.allCases.map(\.rawValue).joined(separator: ","))."),
-        .option("sort", "ORDER", help: "price, distance, stars or rating.", default: "price"),
-        .option("limit", "N", help: "At most N offers (1–1000).", default: "50"),
+          help: L("Required amenities, comma-separated: \(Amenity.allCases.map(\.rawValue).joined(separator: ",")).")),
+        .option("sort", "ORDER", help: L("price, distance, stars or rating."), default: "price"),
+        .option("limit", "N", help: L("At most N offers (1–1000)."), default: "50"),
       ],
       examples: [
         "--near Paris --check-in 2026-12-20 --check-out 2026-12-23 --guests 2",
@@ -125,9 +128,9 @@ public enum HotelCommands {
   static func show(_ environment: HotelEnvironment) -> Command {
     Command(
       name: "show",
-      summary: "Show a hotel: rooms, amenities, description, reviews; with dates, its offers.",
+      summary: L("Show a hotel: rooms, amenities, description, reviews; with dates, its offers."),
       discussion: HotelCancellation.rule,
-      arguments: [ArgumentSpec("HOTEL_ID", help: "A hotel id from a search (h2988507-17).")],
+      arguments: [ArgumentSpec("HOTEL_ID", help: L("A hotel id from a search (h2988507-17)."))],
       options: stayOptions,
       examples: ["h2988507-17", "h2988507-17 --check-in 2026-12-20 --check-out 2026-12-23 --guests 2"],
       action: { invocation in
@@ -142,7 +145,7 @@ public enum HotelCommands {
         if checkIn != nil || checkOut != nil {
           guard let checkIn, let checkOut else {
             throw CLIError.usage(
-              "give both --check-in and --check-out (or neither) for '\(invocation.commandName)'",
+              L("give both --check-in and --check-out (or neither) for '\(invocation.commandName)'"),
               code: "missing_option")
           }
           offers = try service.rooms(
@@ -163,7 +166,7 @@ public enum HotelCommands {
   static func book(_ environment: HotelEnvironment) -> Command {
     Command(
       name: "book",
-      summary: "Book an offer for the signed-in user (one transaction: rooms, charge, reservation).",
+      summary: L("Book an offer for the signed-in user (one transaction: rooms, charge, reservation)."),
       discussion: """
         The offer id is signed by the search: an id edited by hand exits 2 with invalid_offer_id. The offer is
         re-checked: if its price moved (up or down) or it sold out since the search, exits 1 (price_changed with the
@@ -173,12 +176,12 @@ public enum HotelCommands {
         with another request exits 2 (idempotency_key_reused). Without --card the default card is charged.
         \(HotelCancellation.rule)
         """,
-      arguments: [ArgumentSpec("OFFER_ID", help: "An offer id from 'search' or 'show'.")],
+      arguments: [ArgumentSpec("OFFER_ID", help: L("An offer id from 'search' or 'show'."))],
       options: [
-        .option("guest", "NAME", help: "The guest's name, \"Given Family\".", required: true),
-        .option("card", "ID", help: "The card to charge (default: your default card)."),
-        .option("idempotency-key", "K", help: "A retry with the same key returns the first reservation."),
-        .flag("allow-duplicate", help: "Book even if the guest already holds this room type here for those nights."),
+        .option("guest", "NAME", help: L("The guest's name, \"Given Family\"."), required: true),
+        .option("card", "ID", help: L("The card to charge (default: your default card).")),
+        .option("idempotency-key", "K", help: L("A retry with the same key returns the first reservation.")),
+        .flag("allow-duplicate", help: L("Book even if the guest already holds this room type here for those nights.")),
       ],
       examples: [
         "hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR_\(OfferSignature.example) --guest \"Ada Lovelace\""
@@ -190,7 +193,7 @@ public enum HotelCommands {
           let parts = offerId.split(separator: "_", omittingEmptySubsequences: false)
           if parts.count == 7, parts[0] == "hof" { throw OfferSignature.missing(offerId, search: "hotel search") }
           throw CLIError.usage(
-            "invalid offer id \(EchoedInput.quoted(offerId)): expected an id from 'hotel search', like "
+            L("invalid offer id \(EchoedInput.quoted(offerId)): expected an id from 'hotel search', like ")
               + "hof_h2988507-17_double_20261220_20261223_2g1r_45678EUR_\(OfferSignature.example)",
             code: "invalid_offer_id")
         }
@@ -215,7 +218,7 @@ public enum HotelCommands {
   static func map(_ environment: HotelEnvironment) -> Command {
     Command(
       name: "map",
-      summary: "Write an SVG map of the hotels around a place, coloured by price.",
+      summary: L("Write an SVG map of the hotels around a place, coloured by price."),
       discussion: """
         Each hotel within the radius is a dot coloured by its cheapest nightly rate for the stay (grey: full);
         the centre and the radius are marked, with a scale bar and a legend, over the ground: water, land,
@@ -223,11 +226,11 @@ public enum HotelCommands {
         dates the stay is one night four weeks from today.
         """,
       options: [
-        .option("near", "PLACE", help: "City, IATA code or lat,lon.", required: true),
-        .option("svg", "FILE", help: "Where to write the SVG.", required: true),
-        .option("check-in", "DATE", help: "First night, YYYY-MM-DD.", default: "in 28 days"),
-        .option("check-out", "DATE", help: "Departure day, YYYY-MM-DD.", default: "check-in + 1"),
-        .option("radius-km", "R", help: "Radius in km (over 0, at most 500).", default: "10"),
+        .option("near", "PLACE", help: L("City, IATA code or lat,lon."), required: true),
+        .option("svg", "FILE", help: L("Where to write the SVG."), required: true),
+        .option("check-in", "DATE", help: L("First night, YYYY-MM-DD."), default: L("in 28 days")),
+        .option("check-out", "DATE", help: L("Departure day, YYYY-MM-DD."), default: L("check-in + 1")),
+        .option("radius-km", "R", help: L("Radius in km (over 0, at most 500)."), default: "10"),
         stayOptions[2],
       ],
       examples: [
@@ -238,7 +241,7 @@ public enum HotelCommands {
         var checkIn = try date(invocation, "check-in", required: false)
         var checkOut = try date(invocation, "check-out", required: false)
         if checkIn == nil && checkOut != nil {
-          throw CLIError.usage("give --check-in with --check-out", code: "missing_option")
+          throw CLIError.usage(L("give --check-in with --check-out"), code: "missing_option")
         }
         if checkIn == nil { checkIn = LocalDate(environment.now(), in: .gmt).adding(days: 28) }
         if checkOut == nil { checkOut = checkIn!.adding(days: 1) }
@@ -250,7 +253,7 @@ public enum HotelCommands {
         let map = try HotelMapData.build(service: service, request: request)
         let ground = try Basemap.sharedFinest()
         let svg = HotelMapSVG(
-          title: "Hotels near \(map.center.name), \(checkIn!) → \(checkOut!)", center: map.center, radiusKm: radius,
+          title: L("Hotels near \(map.center.name), \(checkIn!) → \(checkOut!)"), center: map.center, radiusKm: radius,
           dots: map.dots, ground: ground, places: try? MapPlaces.shared(), money: invocation.context.money)
         let slug = map.center.name.lowercased().map { $0.isLetter || $0.isNumber ? String($0) : "-" }.joined()
         let url = try ExportFile.write(
@@ -259,7 +262,9 @@ public enum HotelCommands {
         try invocation.context.emit(
           json: ["map": MapDocument(svg: url.path, hotels: map.dots.count, withFreeRooms: priced, center: map.center)]
         ) {
-          "Wrote \(url.path): \(map.dots.count) hotels within \(HotelMapSVG.number(radius)) km of \(map.center.name) (\(priced) with free rooms)."
+          L(
+            "Wrote \(url.path): \(map.dots.count) hotels within \(HotelMapSVG.number(radius)) km of \(map.center.name) (\(priced) with free rooms)."
+          )
         }
       }
     )
@@ -271,7 +276,7 @@ public enum HotelCommands {
     guard let text = required ? try invocation.required(name) : invocation.value(name) else { return nil }
     guard let date = LocalDate(text) else {
       throw CLIError.usage(
-        "invalid --\(name) \"\(text)\": expected a date YYYY-MM-DD such as 2026-12-20", code: "invalid_date")
+        L("invalid --\(name) \"\(text)\": expected a date YYYY-MM-DD such as 2026-12-20"), code: "invalid_date")
     }
     return date
   }
@@ -279,7 +284,7 @@ public enum HotelCommands {
   static func whole(_ invocation: Invocation, _ name: String) throws -> Int? {
     guard let text = invocation.value(name) else { return nil }
     guard let value = Int(text) else {
-      throw CLIError.usage("invalid --\(name) \"\(text)\": expected a whole number")
+      throw CLIError.usage(L("invalid --\(name) \"\(text)\": expected a whole number"))
     }
     return value
   }
@@ -292,7 +297,7 @@ public enum HotelCommands {
       parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
       let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
     else {
-      throw CLIError.usage("invalid --\(name) \"\(text)\": expected a number such as 10 or 12.5")
+      throw CLIError.usage(L("invalid --\(name) \"\(text)\": expected a number such as 10 or 12.5"))
     }
     return value
   }

@@ -42,7 +42,7 @@ public struct HotelMapSVG: Sendable {
 
   public init(
     title: String, center: HotelSearchCenter, radiusKm: Double, dots: [Dot], ground: BasemapLevel? = nil,
-    places: MapPlaces? = nil, money: MoneyFormat = .english
+    places: MapPlaces? = nil, money: MoneyFormat = MoneyFormat(Localization.current)
   ) {
     self.money = money
     self.title = title

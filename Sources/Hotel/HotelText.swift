@@ -12,21 +12,25 @@ enum HotelText {
   ) -> String {
     let nights = request.checkIn.days(to: request.checkOut)
     var lines = [
-      "Hotels within \(HotelMapSVG.number(result.radiusKm)) km of \(result.center.name), \(request.checkIn) → \(request.checkOut) "
+      L(
+        "Hotels within \(HotelMapSVG.number(result.radiusKm)) km of \(result.center.name), \(request.checkIn) → \(request.checkOut) "
+      )
         + "(\(nights) night\(nights == 1 ? "" : "s"), \(request.guests) guest\(request.guests == 1 ? "" : "s"), "
         + "\(request.rooms) room\(request.rooms == 1 ? "" : "s")): showing \(result.offers.count) of \(result.matched) offers"
     ]
     if result.offers.isEmpty {
       lines.append(
         empty?.commandLineText
-          ?? "No hotel in the area has a room free on every night of the stay as asked: try other dates, a larger "
-          + "--radius-km or fewer conditions.")
+          ?? L(
+            "No hotel in the area has a room free on every night of the stay as asked: try other dates, a larger "
+              + "--radius-km or fewer conditions."))
     }
     for offer in result.offers {
       lines.append(
-        "\(stars(offer.stars))  \(String(format: "%4.1f", offer.guestRating))  \(offer.name) — \(offer.roomType.rawValue), "
-          + "\(String(format: "%.1f", offer.distanceKm)) km, \(money.string(offer.nightlyRate, per: "night")), "
-          + "total \(money.string(offer.total)) (\(offer.roomsAvailable) left)")
+        "\(stars(offer.stars))  \(String(format: "%4.1f", locale: Localization.current.locale, offer.guestRating))  \(offer.name) — \(offer.roomType.rawValue), "
+          + L(
+            "\(String(format: "%.1f", locale: Localization.current.locale, offer.distanceKm)) km, \(money.string(offer.nightlyRate, per: L("night"))), "
+              + "total \(money.string(offer.total)) (\(offer.roomsAvailable) left)"))
       lines.append("      \(offer.id)")
     }
     return lines.joined(separator: "\n")
@@ -44,23 +48,23 @@ enum HotelText {
       "",
       document.details.description,
       "",
-      "Cancellation: \(document.cancellationPolicy)",
+      L("Cancellation: \(document.cancellationPolicy)"),
     ]
     if let offers = document.offers {
       lines.append("")
-      lines.append(offers.isEmpty ? "No room type is free on every night of the stay." : "Offers:")
+      lines.append(offers.isEmpty ? L("No room type is free on every night of the stay.") : L("Offers:"))
       for offer in offers {
         let nightly = offer.nightlyRates.map { "\($0.date) \(money.string($0.rate))" }.joined(separator: ", ")
         lines.append(
-          "  \(offer.roomType.rawValue): \(money.string(offer.nightlyRate, per: "night")) avg, "
-            + "taxes \(money.string(offer.taxes)), total \(money.string(offer.total)) (\(offer.roomsAvailable) left)"
+          "  \(offer.roomType.rawValue): \(money.string(offer.nightlyRate, per: L("night"))) avg, "
+            + L("taxes \(money.string(offer.taxes)), total \(money.string(offer.total)) (\(offer.roomsAvailable) left)")
         )
-        lines.append("    nights: \(nightly)")
+        lines.append(L("    nights: \(nightly)"))
         lines.append("    \(offer.id)")
       }
     }
     lines.append("")
-    lines.append("Reviews:")
+    lines.append(L("Reviews:"))
     for review in document.details.reviews {
       lines.append("  \(review.score)/10 \(review.author), \(review.date): \(review.text)")
     }
@@ -71,7 +75,7 @@ enum HotelText {
   /// booking after the free-cancellation deadline says at once that the first night is due).
   static func booked(_ reservation: Reservation, money: MoneyFormat) -> String {
     let policy = reservation.details["cancellationPolicy"]?.stringValue ?? HotelCancellation.rule
-    return "Booked \(reservation.id): \(reservation.summary), total \(money.string(reservation.total))"
-      + (reservation.locator.map { ", confirmation \($0)" } ?? "") + ".\nCancellation: \(policy)"
+    return L("Booked \(reservation.id): \(reservation.summary), total \(money.string(reservation.total))")
+      + (reservation.locator.map { L(", confirmation \($0)") } ?? "") + L(".\nCancellation: \(policy)")
   }
 }

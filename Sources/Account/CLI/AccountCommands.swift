@@ -14,7 +14,7 @@ public enum AccountCommands {
   ) -> Command {
     Command(
       name: name,
-      summary: "Account: sign up, sign in, profile, preferences, payment cards and trips.",
+      summary: L("Account: sign up, sign in, profile, preferences, payment cards and trips."),
       discussion: """
         Secrets (passwords, card numbers, CVCs) are never options: they are read from the terminal without echo, \
         or one per line from stdin when stdin is not a terminal. The session is kept in the file 'session' \

@@ -6,7 +6,7 @@ enum CardCommands {
   static func group(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "cards",
-      summary: "Your payment cards: list, add, remove, set the default.",
+      summary: L("Your payment cards: list, add, remove, set the default."),
       examples: ["list", "add", "default card_…"],
       subcommands: [list(factory), add(factory), remove(factory), setDefault(factory)],
       action: list(factory).action)
@@ -15,7 +15,7 @@ enum CardCommands {
   static func list(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "list",
-      summary: "List your cards: brand, last four digits, expiry, the default marked.",
+      summary: L("List your cards: brand, last four digits, expiry, the default marked."),
       action: { invocation in
         let run = try AccountRun(invocation, factory)
         let token = try run.token()
@@ -24,7 +24,7 @@ enum CardCommands {
         struct Document: Encodable { var cards: [CardSummary] }
         try run.context.emit(json: Document(cards: cards.map(CardSummary.init))) {
           guard !cards.isEmpty else {
-            return strings.format(.cardsEmpty, ["command": "\(run.accountCommand) cards add"])
+            return strings.format(.cardsEmpty, ["command": L("\(run.accountCommand) cards add")])
           }
           return cards.map { line(CardSummary($0), strings: strings) }.joined(separator: "\n")
         }
@@ -41,7 +41,7 @@ enum CardCommands {
   static func add(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "add",
-      summary: "Add a card: number, expiry MM/YY and CVC are read from the terminal or stdin.",
+      summary: L("Add a card: number, expiry MM/YY and CVC are read from the terminal or stdin."),
       discussion: """
         On a terminal the number and the CVC are read without echo. Otherwise three lines are read from \
         stdin: the number, the expiry (MM/YY or MM/YYYY) and the CVC (card.txt: 4242 4242 4242 4242, 12/30, \
@@ -78,7 +78,9 @@ enum CardCommands {
   private static func readField(_ value: String?, _ name: String) throws -> String {
     guard let value, !value.trimmingCharacters(in: .whitespaces).isEmpty else {
       throw CLIError.usage(
-        "card \(name) is missing: type it at the prompt, or give number, expiry (MM/YY) and CVC as three lines on stdin",
+        L(
+          "card \(name) is missing: type it at the prompt, or give number, expiry (MM/YY) and CVC as three lines on stdin"
+        ),
         code: "card_details_missing")
     }
     return value
@@ -93,8 +95,8 @@ enum CardCommands {
   static func remove(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "remove",
-      summary: "Remove a card; if it was the default, another card becomes the default.",
-      arguments: [ArgumentSpec("ID", help: "The card's id, from 'cards list'.")],
+      summary: L("Remove a card; if it was the default, another card becomes the default."),
+      arguments: [ArgumentSpec("ID", help: L("The card's id, from 'cards list'."))],
       action: { invocation in
         let id = try invocation.argument(0, name: "ID")
         let run = try AccountRun(invocation, factory)
@@ -109,8 +111,8 @@ enum CardCommands {
   static func setDefault(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "default",
-      summary: "Make a card the default, charged when a booking names no card.",
-      arguments: [ArgumentSpec("ID", help: "The card's id, from 'cards list'.")],
+      summary: L("Make a card the default, charged when a booking names no card."),
+      arguments: [ArgumentSpec("ID", help: L("The card's id, from 'cards list'."))],
       action: { invocation in
         let id = try invocation.argument(0, name: "ID")
         let run = try AccountRun(invocation, factory)

@@ -6,7 +6,8 @@ import Foundation
 enum CheckInCommands {
   static func service(_ run: AccountRun) throws -> any CheckInService {
     guard let service = run.environment.checkIn else {
-      throw ServiceError(.unavailable, code: "check_in_unavailable", message: "check-in is not available in this app")
+      throw ServiceError(
+        .unavailable, code: "check_in_unavailable", message: L("check-in is not available in this app"))
     }
     return service
   }
@@ -16,7 +17,7 @@ enum CheckInCommands {
   static func checkIn(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "checkin",
-      summary: "Check in online for a flight and get boarding passes.",
+      summary: L("Check in online for a flight and get boarding passes."),
       discussion: """
         Checks in every passenger (or those named with --passenger) on every flight of the part of the trip
         whose check-in is open: from 24 hours before its first departure until 60 minutes before it (45 for a
@@ -24,11 +25,13 @@ enum CheckInCommands {
         passengers without a seat are seated automatically, side by side when possible. Then show the
         boarding passes with 'trips boarding-pass ID'.
         """,
-      arguments: [ArgumentSpec("ID", help: "A flight reservation's id, from 'trips list'.")],
+      arguments: [ArgumentSpec("ID", help: L("A flight reservation's id, from 'trips list'."))],
       options: [
-        .option("passenger", "\"GIVEN FAMILY\"", help: "Check in this passenger (default: all).", repeatable: true),
         .option(
-          "seat", "SEAT[,SEAT…]", help: "The seat(s) of the --passenger before it, one per flight.", repeatable: true),
+          "passenger", L("\"GIVEN FAMILY\""), help: L("Check in this passenger (default: all)."), repeatable: true),
+        .option(
+          "seat", "SEAT[,SEAT…]", help: L("The seat(s) of the --passenger before it, one per flight."), repeatable: true
+        ),
       ],
       examples: ["res_…", "res_… --passenger \"Ada Lovelace\" --seat 23A", "res_… --json"],
       action: { invocation in
@@ -38,7 +41,7 @@ enum CheckInCommands {
         guard seatTexts.isEmpty || seatTexts.count == names.count else {
           throw ServiceError.invalid(
             "seat_without_passenger",
-            "\(seatTexts.count) --seat for \(names.count) --passenger: give a --passenger before each --seat")
+            L("\(seatTexts.count) --seat for \(names.count) --passenger: give a --passenger before each --seat"))
         }
         let seats = try zip(names, seatTexts).map { name, text in
           CheckInSeats(
@@ -58,17 +61,19 @@ enum CheckInCommands {
 
   /// `Checked in …`, one line per passenger and flight, and how to see the passes.
   static func text(_ response: CheckInResponse, command path: [String]) -> String {
-    var lines = ["Checked in for reservation \(response.reservationID):"]
+    var lines = [L("Checked in for reservation \(response.reservationID):")]
     let width = (response.assignments.map(\.passenger.count).max() ?? 0) + 2
     for assignment in response.assignments where assignment.checkedIn {
       lines.append(
         "  " + assignment.passenger.padding(toLength: width, withPad: " ", startingAt: 0)
-          + "\(assignment.flight) \(assignment.from) → \(assignment.to) \(assignment.date)  seat \(assignment.seat?.description ?? "—")  sequence \(assignment.sequence ?? 0)"
+          + L(
+            "\(assignment.flight) \(assignment.from) → \(assignment.to) \(assignment.date)  seat \(assignment.seat?.description ?? "—")  sequence \(assignment.sequence ?? 0)"
+          )
       )
     }
     let trips = path.dropLast().joined(separator: " ")
     lines.append(
-      "Boarding passes: \(trips) boarding-pass \(response.reservationID) (add --png pass.png for a file)")
+      L("Boarding passes: \(trips) boarding-pass \(response.reservationID) (add --png pass.png for a file)"))
     return lines.joined(separator: "\n")
   }
 
@@ -77,7 +82,7 @@ enum CheckInCommands {
   static func boardingPass(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "boarding-pass",
-      summary: "Show your boarding passes as barcodes in the terminal, or write them as PNG or SVG files.",
+      summary: L("Show your boarding passes as barcodes in the terminal, or write them as PNG or SVG files."),
       discussion: """
         A pass is an IATA bar-coded boarding pass (Resolution 792, format M, version 8) signed by the issuing
         backend. In the terminal the code is drawn with half-block characters, quiet zone included, large
@@ -85,13 +90,13 @@ enum CheckInCommands {
         image instead (PDF417, the paper symbology, unless --symbology says otherwise); with several passes
         the files are F-1, F-2, … (before the extension).
         """,
-      arguments: [ArgumentSpec("ID", help: "A flight reservation's id, from 'trips list'.")],
+      arguments: [ArgumentSpec("ID", help: L("A flight reservation's id, from 'trips list'."))],
       options: [
-        .option("passenger", "\"GIVEN FAMILY\"", help: "Only this passenger's pass."),
-        .option("symbology", "KIND", help: "pdf417, aztec or qr.", default: "aztec on screen, pdf417 in files"),
-        .option("png", "FILE", help: "Write the pass as a PNG image."),
-        .option("svg", "FILE", help: "Write the pass as an SVG image."),
-        .option("module-size", "PIXELS", help: "Pixels per module in images, 1–20.", default: "4"),
+        .option("passenger", L("\"GIVEN FAMILY\""), help: L("Only this passenger's pass.")),
+        .option("symbology", "KIND", help: L("pdf417, aztec or qr."), default: L("aztec on screen, pdf417 in files")),
+        .option("png", "FILE", help: L("Write the pass as a PNG image.")),
+        .option("svg", "FILE", help: L("Write the pass as an SVG image.")),
+        .option("module-size", "PIXELS", help: L("Pixels per module in images, 1–20."), default: "4"),
       ],
       examples: ["res_…", "res_… --png pass.png", "res_… --svg pass.svg --symbology qr", "res_… --json"],
       action: { invocation in
@@ -99,7 +104,7 @@ enum CheckInCommands {
         let png = invocation.value("png")
         let svg = invocation.value("svg")
         guard png == nil || svg == nil else {
-          throw CLIError.usage("give --png or --svg, not both", code: "invalid_argument")
+          throw CLIError.usage(L("give --png or --svg, not both"), code: "invalid_argument")
         }
         let file = png ?? svg
         let symbology =
@@ -114,18 +119,20 @@ enum CheckInCommands {
           passes = passes.filter { $0.passenger.lowercased() == wanted }
           guard !passes.isEmpty else {
             throw ServiceError.invalid(
-              "unknown_passenger", "no boarding pass of \(EchoedInput.quoted(name)) on reservation \(id)")
+              "unknown_passenger", L("no boarding pass of \(EchoedInput.quoted(name)) on reservation \(id)"))
           }
         }
         guard !passes.isEmpty else {
           throw ServiceError.refused(
             "no_boarding_pass",
-            "reservation \(id) has no boarding pass yet: check in first with '\(invocation.path.dropLast().joined(separator: " ")) checkin \(id)'"
+            L(
+              "reservation \(id) has no boarding pass yet: check in first with '\(invocation.path.dropLast().joined(separator: " ")) checkin \(id)'"
+            )
           )
         }
         guard let barcodes = run.environment.barcodes else {
           throw ServiceError(
-            .unavailable, code: "barcodes_unavailable", message: "barcodes are not available in this app")
+            .unavailable, code: "barcodes_unavailable", message: L("barcodes are not available in this app"))
         }
         struct Entry: Encodable {
           var passenger: String
@@ -149,10 +156,10 @@ enum CheckInCommands {
             do {
               try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-              throw CLIError.refused("cannot write \(path): \(error.localizedDescription)", code: "export_failed")
+              throw CLIError.refused(L("cannot write \(path): \(error.localizedDescription)"), code: "export_failed")
             }
             entry.file = path
-            human.append("\(issued.passenger): \(symbology) boarding pass written to \(path)")
+            human.append(L("\(issued.passenger): \(symbology) boarding pass written to \(path)"))
           } else {
             human.append(
               try terminalPass(issued, barcodes: barcodes, symbology: symbology, useColor: run.context.useColor))

@@ -10,10 +10,10 @@ enum ProfileCommands {
   static func profile(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "profile",
-      summary: "Show your profile, or change your first or last name.",
+      summary: L("Show your profile, or change your first or last name."),
       options: [
-        .option("first-name", "NAME", help: "New first name (not blank)."),
-        .option("last-name", "NAME", help: "New last name (not blank)."),
+        .option("first-name", "NAME", help: L("New first name (not blank).")),
+        .option("last-name", "NAME", help: L("New last name (not blank).")),
       ],
       examples: ["", "--first-name Ada --last-name Lovelace"],
       action: { invocation in
@@ -50,13 +50,13 @@ enum ProfileCommands {
   static func preferences(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "preferences",
-      summary: "Show or set your currency, language, appearance and home airport.",
+      summary: L("Show or set your currency, language, appearance and home airport."),
       options: [
         .option("currency", "CODE", help: "ISO 4217 code prices are shown in (USD, EUR, JPY, …)."),
-        .option("language", "LANG", help: "Language of the app: en (English) or de (German)."),
-        .option("appearance", "MODE", help: "light, dark or system."),
+        .option("language", "LANG", help: L("Language of the app: en (English) or de (German).")),
+        .option("appearance", "MODE", help: L("light, dark or system.")),
         .option(
-          "home-airport", "IATA", help: "Your home airport, the default origin of flight searches; none clears it."),
+          "home-airport", "IATA", help: L("Your home airport, the default origin of flight searches; none clears it.")),
       ],
       examples: ["", "--currency EUR --language de --appearance dark --home-airport FRA"],
       action: { invocation in

@@ -10,29 +10,29 @@ enum SessionCommands {
   static func signUp(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "signup",
-      summary: "Create an account (the password is read without echo, or from stdin).",
+      summary: L("Create an account (the password is read without echo, or from stdin)."),
       discussion: """
         The password (at least 10 characters) is asked twice without echo on a terminal, and read once \
         (one line) from stdin otherwise (CLI.md). It is never an option.
         """,
       options: [
-        .option("email", "EMAIL", help: "Your email address; it is how you sign in.", required: true),
-        .option("first-name", "NAME", help: "Your first name.", required: true),
-        .option("last-name", "NAME", help: "Your last name.", required: true),
+        .option("email", "EMAIL", help: L("Your email address; it is how you sign in."), required: true),
+        .option("first-name", "NAME", help: L("Your first name."), required: true),
+        .option("last-name", "NAME", help: L("Your last name."), required: true),
       ],
       examples: ["--email ada@example.com --first-name Ada --last-name Lovelace < password.txt"],
       action: { invocation in
         let email = try SignUpRules.email(try invocation.required("email"))
         let names = try validatedNames(invocation)
         let run = try AccountRun(invocation, factory)
-        let strings = Strings.english
+        let strings = Strings(Localization.current)
         let password = try readNewPassword(run, strings: strings)
         let profile = try run.environment.accounts.signUp(
           email: email, password: password, firstName: names.firstName, lastName: names.lastName)
         try run.context.emit(json: ProfileDocument(profile: profile)) {
           strings.format(
             .accountCreated,
-            ["email": profile.email, "command": "\(run.accountCommand) login --email \(profile.email)"])
+            ["email": profile.email, "command": L("\(run.accountCommand) login --email \(profile.email)")])
         }
       })
   }
@@ -61,27 +61,28 @@ enum SessionCommands {
     if SecretInput.readsFromTerminal(console: run.console) {
       let again = try SecretInput.read(prompt: strings[.signUpPasswordRepeatPrompt], console: run.console)
       guard again == password else {
-        throw CLIError.usage("the two passwords differ: type the same password twice", code: "password_mismatch")
+        throw CLIError.usage(L("the two passwords differ: type the same password twice"), code: "password_mismatch")
       }
     }
     return password
   }
 
   private static let passwordMissing = CLIError.usage(
-    "password is missing: type it at the prompt, or give it as one line on stdin (never as an option)",
+    L("password is missing: type it at the prompt, or give it as one line on stdin (never as an option)"),
     code: "password_missing")
 
   static func logIn(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "login",
-      summary: "Sign in (the password is read without echo, or one line from stdin).",
-      options: [.option("email", "EMAIL", help: "The email of your account.", required: true)],
+      summary: L("Sign in (the password is read without echo, or one line from stdin)."),
+      options: [.option("email", "EMAIL", help: L("The email of your account."), required: true)],
       examples: ["--email ada@example.com"],
       action: { invocation in
         let email = try SignUpRules.email(try invocation.required("email"))
         let run = try AccountRun(invocation, factory)
         guard
-          let password = try SecretInput.read(prompt: Strings.english[.signInPasswordPrompt], console: run.console),
+          let password = try SecretInput.read(
+            prompt: Strings(Localization.current)[.signInPasswordPrompt], console: run.console),
           !password.isEmpty
         else { throw passwordMissing }
         let session = try run.environment.accounts.signIn(email: email, password: password)
@@ -105,7 +106,7 @@ enum SessionCommands {
   static func logOut(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "logout",
-      summary: "Sign out: the session ends and its file is deleted.",
+      summary: L("Sign out: the session ends and its file is deleted."),
       action: { invocation in
         let run = try AccountRun(invocation, factory)
         let token = try run.session.read()
@@ -114,7 +115,7 @@ enum SessionCommands {
         ServerFile(dataDirectory: run.context.dataDirectory).delete()
         struct Document: Encodable { var signedOut: Bool }
         try run.context.emit(json: Document(signedOut: token != nil)) {
-          Strings.english[token == nil ? .accountNotSignedIn : .accountSignedOut]
+          Strings(Localization.current)[token == nil ? .accountNotSignedIn : .accountSignedOut]
         }
       })
   }
@@ -122,7 +123,7 @@ enum SessionCommands {
   static func whoAmI(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "whoami",
-      summary: "Show who is signed in (exit 1 when nobody is).",
+      summary: L("Show who is signed in (exit 1 when nobody is)."),
       action: { invocation in
         let run = try AccountRun(invocation, factory)
         let token = try run.token()

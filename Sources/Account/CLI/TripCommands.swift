@@ -6,7 +6,7 @@ enum TripCommands {
   static func group(name: String, environment factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: name,
-      summary: "Your trips: every reservation (flights, hotels, cars), newest first.",
+      summary: L("Your trips: every reservation (flights, hotels, cars), newest first."),
       examples: [
         "list", "show res_…", "cancel res_…", "export res_… --ics trip.ics", "checkin res_…",
         "boarding-pass res_… --png pass.png",
@@ -21,7 +21,7 @@ enum TripCommands {
   static func list(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "list",
-      summary: "List your reservations of every kind, newest first.",
+      summary: L("List your reservations of every kind, newest first."),
       action: { invocation in
         let run = try AccountRun(invocation, factory)
         let token = try run.token()
@@ -93,8 +93,8 @@ enum TripCommands {
   static func show(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "show",
-      summary: "Show one of your reservations.",
-      arguments: [ArgumentSpec("ID", help: "The reservation's id, from 'trips list'.")],
+      summary: L("Show one of your reservations."),
+      arguments: [ArgumentSpec("ID", help: L("The reservation's id, from 'trips list'."))],
       action: { invocation in
         let id = try invocation.argument(0, name: "ID")
         let run = try AccountRun(invocation, factory)
@@ -116,7 +116,7 @@ enum TripCommands {
   static func cancel(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "cancel",
-      summary: "Cancel one of your reservations: shows the fee, the refund and the deadline first, then asks.",
+      summary: L("Cancel one of your reservations: shows the fee, the refund and the deadline first, then asks."),
       discussion: """
         The terms come first: the cancellation fee, the refund to the card charged and the deadline of the rule
         (hotels: free until 15:00 hotel time the day before check-in, then the first night; cars: free until pick-up;
@@ -126,8 +126,8 @@ enum TripCommands {
         the error's fields). The cancellation goes through only at the refund shown: if a deadline passed
         meanwhile it exits 1 (cancellation_terms_changed) and nothing changes.
         """,
-      arguments: [ArgumentSpec("ID", help: "The reservation's id, from 'trips list'.")],
-      options: [.flag("yes", help: "Cancel at the terms shown without asking (for scripts).")],
+      arguments: [ArgumentSpec("ID", help: L("The reservation's id, from 'trips list'."))],
+      options: [.flag("yes", help: L("Cancel at the terms shown without asking (for scripts)."))],
       examples: ["res_…", "res_… --yes --json"],
       action: { invocation in
         let id = try invocation.argument(0, name: "ID")
@@ -147,9 +147,11 @@ enum TripCommands {
           guard !run.context.json, console.canAskQuestions else {
             throw CLIError(
               code: "confirmation_required",
-              message: "cancelling \(id) needs your confirmation, and there is no terminal to ask on: "
-                + CancellationText.english(quote) + " Nothing was cancelled; to cancel at these terms run "
-                + "'trips cancel \(id) --yes'",
+              message: L("cancelling \(id) needs your confirmation, and there is no terminal to ask on: ")
+                + CancellationText.english(quote)
+                + L(
+                  " Nothing was cancelled; to cancel at these terms run "
+                    + "'trips cancel \(id) --yes'"),
               exitStatus: 2, details: CancellationText.fields(quote))
           }
           console.print(terms)
@@ -178,12 +180,12 @@ enum TripCommands {
   static func export(_ factory: @escaping AccountEnvironment.Factory) -> Command {
     Command(
       name: "export",
-      summary: "Export one reservation as an iCalendar file (RFC 5545) that calendar apps import.",
-      arguments: [ArgumentSpec("ID", help: "The reservation's id, from 'trips list'.")],
+      summary: L("Export one reservation as an iCalendar file (RFC 5545) that calendar apps import."),
+      arguments: [ArgumentSpec("ID", help: L("The reservation's id, from 'trips list'."))],
       options: [
         .option(
           "ics", "FILE",
-          help: "Where to write the .ics file: a file, or a directory (then DIR/<ID>.ics); - writes it to stdout.",
+          help: L("Where to write the .ics file: a file, or a directory (then DIR/<ID>.ics); - writes it to stdout."),
           required: true)
       ],
       examples: ["res_… --ics trip.ics"],
@@ -195,7 +197,7 @@ enum TripCommands {
         let reservation = try run.environment.reservations.reservation(id: id, token: token)
         guard let event = reservation.calendarEvent() else {
           throw CLIError.refused(
-            "reservation \(id) has no dates to put in a calendar: nothing was written", code: "not_exportable")
+            L("reservation \(id) has no dates to put in a calendar: nothing was written"), code: "not_exportable")
         }
         let text = ICalendar.document(events: [event], stamp: run.environment.now())
         if path == "-" {

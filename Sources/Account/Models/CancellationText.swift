@@ -27,12 +27,13 @@ enum CancellationText {
     }
   }
 
-  /// The terms in one English sentence, for error messages: `the fee is €112.20 and €171.51 is
-  /// refunded (Free cancellation ended …).`
+  /// The terms in one sentence of the current language, for error messages: `the fee is €112.20
+  /// and €171.51 is refunded (Free cancellation ended …).`
   static func english(_ quote: CancellationQuote) -> String {
-    let money = MoneyFormat.english
-    return "the fee is \(money.string(quote.fee)) and \(money.string(quote.refund)) is refunded ("
-      + rule(quote, strings: .english).trimmingCharacters(in: CharacterSet(charactersIn: ".")) + ")."
+    let money = MoneyFormat(Localization.current)
+    return L("the fee is \(money.string(quote.fee)) and \(money.string(quote.refund)) is refunded (")
+      + rule(quote, strings: Strings(Localization.current)).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+      + ")."
   }
 
   /// The quote as the flat fields of a JSON error document (`fee`, `refund`, `currency`,

@@ -49,7 +49,7 @@ public enum ProfileRules {
     trimmed.email = profile.email.trimmingCharacters(in: .whitespacesAndNewlines)
     if trimmed.firstName.isEmpty { throw .firstNameMissing }
     if trimmed.lastName.isEmpty { throw .lastNameMissing }
-    for (name, field) in [(trimmed.firstName, "First Name"), (trimmed.lastName, "Last Name")] {
+    for (name, field) in [(trimmed.firstName, L("First Name")), (trimmed.lastName, L("Last Name"))] {
       if let problem = AccountInputRules.nameProblem(name, field: field) {
         throw .invalidName(code: problem.code, message: problem.message)
       }
@@ -74,7 +74,7 @@ public enum SignUpRules {
       !email.contains(where: { $0.isWhitespace || $0.isNewline })
     else {
       throw ServiceError.invalid(
-        "invalid_email", "invalid email \"\(text)\": expected an address like name@example.com")
+        "invalid_email", L("invalid email \"\(text)\": expected an address like name@example.com"))
     }
     return email
   }

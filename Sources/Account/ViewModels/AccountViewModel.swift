@@ -36,7 +36,7 @@ public final class AccountViewModel {
   /// - Parameters:
   ///   - token: the signed-in user's session token.
   ///   - strings: the user's language.
-  public init(client: AccountClient, token: String, strings: Strings = .english) {
+  public init(client: AccountClient, token: String, strings: Strings = Strings(Localization.current)) {
     self.client = client
     self.token = token
     self.strings = strings

@@ -45,7 +45,7 @@ public final class SeatMapViewModel {
       return try service.seatMaps(SeatMapRequest(reservationID: id), token: token)
     } then: { [weak self] maps in
       self?.seatMaps = maps
-      self?.notice = "\(passenger): seat \(seat)"
+      self?.notice = L("\(passenger): seat \(seat)")
     }
   }
 
@@ -58,13 +58,13 @@ public final class SeatMapViewModel {
       return try service.seatMaps(SeatMapRequest(reservationID: id), token: token)
     } then: { [weak self] maps in
       self?.seatMaps = maps
-      self?.notice = "Everyone has a seat."
+      self?.notice = L("Everyone has a seat.")
     }
   }
 
   static func service(_ environment: AccountEnvironment) throws -> any CheckInService {
     guard let service = environment.checkIn else {
-      throw ServiceError(.unavailable, code: "check_in_unavailable", message: "check-in is not available here")
+      throw ServiceError(.unavailable, code: "check_in_unavailable", message: L("check-in is not available here"))
     }
     return service
   }
@@ -129,7 +129,7 @@ public final class BoardingPassesViewModel {
       receiveValue: { [weak self] response in
         guard let self else { return }
         if response.boardingPasses.isEmpty {
-          self.errorMessage = "No boarding pass yet: check in first (k on the trip)."
+          self.errorMessage = L("No boarding pass yet: check in first (k on the trip).")
         }
         self.show(response.boardingPasses)
       }
@@ -173,7 +173,7 @@ public final class BoardingPassesViewModel {
     symbol = nil
     client.perform { environment -> BarcodeSymbol in
       guard let barcodes = environment.barcodes else {
-        throw ServiceError(.unavailable, code: "barcodes_unavailable", message: "barcodes are not available here")
+        throw ServiceError(.unavailable, code: "barcodes_unavailable", message: L("barcodes are not available here"))
       }
       return try barcodes.symbol(for: text, symbology: symbology, maximumWidth: 150)
     }

@@ -111,7 +111,7 @@ public final class SignUpViewModel {
   @Published public private(set) var problems: [Field: String] = [:]
   public let signedUp: AnyPublisher<UserProfile, Never>
 
-  public init(client: AccountClient, strings: Strings = .english) {
+  public init(client: AccountClient, strings: Strings = Strings(Localization.current)) {
     self.client = client
     self.strings = strings
     signedUp = signedUpSubject.eraseToAnyPublisher()
@@ -166,13 +166,13 @@ public final class SignUpViewModel {
         switch field {
         case .email: _ = try SignUpRules.email(email)
         case .firstName:
-          if let error = AccountInputRules.nameProblem(firstName, field: "First name") { throw error }
+          if let error = AccountInputRules.nameProblem(firstName, field: L("First name")) { throw error }
         case .lastName:
-          if let error = AccountInputRules.nameProblem(lastName, field: "Last name") { throw error }
+          if let error = AccountInputRules.nameProblem(lastName, field: L("Last name")) { throw error }
         case .password: try SignUpRules.checkPassword(password)
         case .passwordRepeat:
           if passwordRepeat != password {
-            throw ServiceError.invalid("password_mismatch", "the two passwords do not match")
+            throw ServiceError.invalid("password_mismatch", L("the two passwords do not match"))
           }
         }
       } catch {
@@ -191,7 +191,7 @@ public final class SignUpViewModel {
       names = try ProfileRules.validated(UserProfile(firstName: firstName, lastName: lastName, email: email))
       try SignUpRules.checkPassword(password)
       guard password == passwordRepeat else {
-        throw ServiceError.invalid("password_mismatch", "the two passwords do not match")
+        throw ServiceError.invalid("password_mismatch", L("the two passwords do not match"))
       }
     } catch let error as UserProfileError {
       errorMessage = error.message(in: strings)

@@ -48,7 +48,7 @@ public final class TripsViewModel {
   /// The reservation cancelled last (its ``Reservation/cancellationFee`` and refund).
   @Published public private(set) var cancelled: Reservation?
   /// The user's language (English until the preferences are read).
-  @Published public private(set) var strings: Strings = .english
+  @Published public private(set) var strings: Strings = Strings(Localization.current)
   @Published public private(set) var errorMessage: String?
   @Published public private(set) var isBusy = false
   @Published public private(set) var liveFlights: [LiveFlight] = []
@@ -224,7 +224,7 @@ public final class TripsViewModel {
     load { environment -> Export in
       let reservation = try environment.reservations.reservation(id: id, token: token)
       guard let event = reservation.calendarEvent() else {
-        throw ServiceError.refused("not_exportable", "reservation \(id) has no dates to put in a calendar")
+        throw ServiceError.refused("not_exportable", L("reservation \(id) has no dates to put in a calendar"))
       }
       return Export(reservationID: id, calendar: ICalendar.document(events: [event], stamp: environment.now()))
     } then: { [weak self] in

@@ -21,7 +21,7 @@ public enum AccountScreens {
       environment: try environment(context), scheduler: DispatchQueue.main.eraseToAnyScheduler())
     let screen = AccountScreen(
       client: client, session: session, exportDirectory: DataDirectory.exports(in: context.dataDirectory))
-    return InteractiveFeature(tab: AppTab("Account", root: screen), session: session)
+    return InteractiveFeature(tab: AppTab(L("Account"), root: screen), session: session)
   }
 }
 
@@ -40,7 +40,7 @@ public enum AccountScreens {
 /// Data" / "First Name is missing").
 @MainActor
 public final class AccountScreen: Screen {
-  public let title = "Account"
+  public let title = L("Account")
   private let client: AccountClient
   private let exportDirectory: URL
   /// The app's one session.
@@ -136,7 +136,7 @@ public final class AccountScreen: Screen {
       let wasChecking = isChecking
       isChecking = false
       if token != nil {
-        signedOut(message: reason ?? "Signed out.")
+        signedOut(message: reason ?? L("Signed out."))
         intents.send(.popToRoot)  // from the cards, trips or preferences of the session that ended
       } else if wasChecking || reason != nil {
         form.message = reason
@@ -289,21 +289,21 @@ public final class AccountScreen: Screen {
   public func render(in area: Rect, into buffer: inout Buffer) {
     guard let account else {
       if isChecking {
-        Label("Checking your account…", style: buffer.theme.muted).render(
+        Label(L("Checking your account…"), style: buffer.theme.muted).render(
           in: area.row(1).inset(left: 1), into: &buffer)
         return
       }
       SignInForm(state: form).render(
         in: Rect(x: area.x + 1, y: area.y + 1, width: min(60, area.width - 1), height: 7), into: &buffer)
       buffer.write(
-        "No account yet? Ctrl-N signs up.", x: area.x + 1, y: area.y + 9, maxWidth: area.width - 1,
+        L("No account yet? Ctrl-N signs up."), x: area.x + 1, y: area.y + 9, maxWidth: area.width - 1,
         style: buffer.theme.muted)
       return
     }
     let profile = traveller?.profile ?? account.profile
     let greeting =
-      profile.map { Strings.english.welcome(firstName: $0.firstName, lastName: $0.lastName) }
-      ?? "Loading your account…"
+      profile.map { Strings(Localization.current).welcome(firstName: $0.firstName, lastName: $0.lastName) }
+      ?? L("Loading your account…")
     Label(greeting, style: buffer.theme.accent).render(in: area.row(1).inset(left: 1), into: &buffer)
     if let email = profile?.email {
       Label(email, style: buffer.theme.muted).render(in: area.row(2).inset(left: 1), into: &buffer)
@@ -313,14 +313,14 @@ public final class AccountScreen: Screen {
       .render(
         in: Rect(x: area.x + 1, y: area.y + 4, width: min(40, area.width - 1), height: items.count), into: &buffer)
     if account.isSaving {
-      Label("Saving…", style: buffer.theme.muted).render(
+      Label(L("Saving…"), style: buffer.theme.muted).render(
         in: area.row(4 + items.count + 1).inset(left: 1), into: &buffer)
     }
     if let sheet { renderSheet(sheet, in: area, into: &buffer) }
   }
 
   private func renderSheet(_ sheet: ProfileSheetState, in area: Rect, into buffer: inout Buffer) {
-    let frame = Sheet(title: "Edit profile", width: 52, height: 6)
+    let frame = Sheet(title: L("Edit profile"), width: 52, height: 6)
     frame.render(in: area, into: &buffer)
     let inner = frame.contentArea(in: area)
     TextField("First name", state: sheet.firstName).labelWidth(12).focused(sheet.focus == 0)
@@ -328,6 +328,6 @@ public final class AccountScreen: Screen {
     TextField("Last name", state: sheet.lastName).labelWidth(12).focused(sheet.focus == 1)
       .render(in: inner.row(1), into: &buffer)
     Button("Save", focused: sheet.focus == 2).render(in: inner.row(3).inset(left: 12), into: &buffer)
-    Label("Esc cancels", style: buffer.theme.muted).alignment(.trailing).render(in: inner.row(3), into: &buffer)
+    Label(L("Esc cancels"), style: buffer.theme.muted).alignment(.trailing).render(in: inner.row(3), into: &buffer)
   }
 }

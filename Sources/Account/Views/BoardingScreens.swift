@@ -8,7 +8,7 @@ import Reactive
 /// passenger, `[` `]` (or PgUp / PgDn) the flight, `a` seats everyone still without a seat.
 @MainActor
 final class SeatMapScreen: Screen {
-  let title = "Seats"
+  let title = L("Seats")
   private let model: SeatMapViewModel
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
@@ -113,13 +113,13 @@ final class SeatMapScreen: Screen {
 
   func render(in area: Rect, into buffer: inout Buffer) {
     guard let maps = model.seatMaps, let current else {
-      let text = model.errorMessage ?? (model.isBusy ? "Loading the seat map…" : "")
+      let text = model.errorMessage ?? (model.isBusy ? L("Loading the seat map…") : "")
       buffer.write(text, x: area.x + 1, y: area.y + 1, maxWidth: area.width - 1, style: buffer.theme.muted)
       return
     }
     let name = passengerName ?? ""
     buffer.write(
-      "Seat for \(name) (\(passenger + 1) of \(maps.passengers.count)) · flight \(leg + 1) of \(maps.legs.count)",
+      L("Seat for \(name) (\(passenger + 1) of \(maps.passengers.count)) · flight \(leg + 1) of \(maps.legs.count)"),
       x: area.x + 1, y: area.y, maxWidth: area.width - 1, style: buffer.theme.accent)
     let status = model.errorMessage ?? model.notice ?? cursor.map { describe($0, current) } ?? ""
     let statusStyle = model.errorMessage != nil ? buffer.theme.error : buffer.theme.muted
@@ -137,7 +137,7 @@ final class SeatMapScreen: Screen {
       case .blocked: "blocked"
       case .otherCabin: "\(map.map.cabinLayout(of: seat)?.cabin.displayName.lowercased() ?? "another cabin")"
       case .yours(let name): "\(name)'s"
-      case .none: "no seat"
+      case .none: L("no seat")
       }
     var traits: [String] = []
     if map.map.isWindow(seat) { traits.append("window") }
@@ -151,7 +151,7 @@ final class SeatMapScreen: Screen {
 /// barcode as large as the screen allows; ← → the other passes, `s` another symbology.
 @MainActor
 final class BoardingPassScreen: Screen {
-  let title = "Boarding pass"
+  let title = L("Boarding pass")
   private let model: BoardingPassesViewModel
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
@@ -179,12 +179,12 @@ final class BoardingPassScreen: Screen {
 
   func render(in area: Rect, into buffer: inout Buffer) {
     guard model.passes.indices.contains(model.index) else {
-      let text = model.errorMessage ?? "Loading the boarding passes…"
+      let text = model.errorMessage ?? L("Loading the boarding passes…")
       buffer.write(text, x: area.x + 1, y: area.y + 1, maxWidth: area.width - 1, style: buffer.theme.muted)
       return
     }
     let shown = model.passes[model.index]
-    let caption = "\(model.symbology) · pass \(model.index + 1) of \(model.passes.count)"
+    let caption = L("\(model.symbology) · pass \(model.index + 1) of \(model.passes.count)")
     BoardingPassView(pass: shown.pass, symbol: model.symbol, dates: shown.dates, caption: caption)
       .render(in: area.inset(left: 1), into: &buffer)
   }

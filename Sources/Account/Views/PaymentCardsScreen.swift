@@ -10,7 +10,7 @@ import Reactive
 /// default, `x` removes it (pressed twice, to confirm).
 @MainActor
 final class PaymentCardsScreen: Screen {
-  let title = "Payment cards"
+  let title = L("Payment cards")
   private let model: PaymentCardsViewModel
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
@@ -110,14 +110,14 @@ final class PaymentCardsScreen: Screen {
   func render(in area: Rect, into buffer: inout Buffer) {
     let rows = model.rows
     if rows.isEmpty {
-      Label(model.isBusy ? "Loading…" : "No cards yet. Press a to add one.", style: buffer.theme.muted)
+      Label(model.isBusy ? L("Loading…") : L("No cards yet. Press a to add one."), style: buffer.theme.muted)
         .render(in: area.row(1).inset(left: 1), into: &buffer)
     } else {
       let lines = rows.map { row in
         Line([
           Span(DisplayWidth.truncate(row.title, to: 22).padding(toLength: 24, withPad: " ", startingAt: 0)),
-          Span("expires \(row.expiry)", style: buffer.theme.muted),
-          Span(row.isDefault ? "  default" : "", style: buffer.theme.accent),
+          Span(L("expires \(row.expiry)"), style: buffer.theme.muted),
+          Span(row.isDefault ? L("  default") : "", style: buffer.theme.accent),
         ])
       }
       List(lines, state: selection).focused(addForm == nil)
@@ -127,7 +127,7 @@ final class PaymentCardsScreen: Screen {
     }
     var y = area.y + 2 + min(10, max(1, rows.count))
     if let id = confirmRemove, let row = rows.first(where: { $0.id == id }) {
-      buffer.write("Press x again to remove \(row.title).", x: area.x + 1, y: y, style: buffer.theme.warning)
+      buffer.write(L("Press x again to remove \(row.title)."), x: area.x + 1, y: y, style: buffer.theme.warning)
       y += 1
     }
     if let error = model.errorMessage {
@@ -135,7 +135,7 @@ final class PaymentCardsScreen: Screen {
       y += 1
     }
     if let addForm {
-      Label("Add a card", style: buffer.theme.accent).render(
+      Label(L("Add a card"), style: buffer.theme.accent).render(
         in: Rect(x: area.x + 1, y: y + 1, width: area.width - 1, height: 1), into: &buffer)
       addForm.render(in: Rect(x: area.x + 1, y: y + 3, width: area.width - 1, height: 5), into: &buffer)
       // What the focused field takes, or what is wrong with it.

@@ -11,16 +11,16 @@ import Reactive
 /// what it takes.
 @MainActor
 final class PreferencesScreen: Screen {
-  let title = "Preferences"
+  let title = L("Preferences")
   private let model: PreferencesViewModel
   private let changed = PassthroughSubject<Void, Never>()
   private var subscriptions = Set<AnyCancellable>()
   private var form = FieldForm(
     [
-      .init(label: "Currency", state: TextFieldState(maxLength: 3)),
-      .init(label: "Language", state: TextFieldState(maxLength: 20)),
-      .init(label: "Home airport", state: TextFieldState(maxLength: 3)),
-    ], button: "Save")
+      .init(label: L("Currency"), state: TextFieldState(maxLength: 3)),
+      .init(label: L("Language"), state: TextFieldState(maxLength: 20)),
+      .init(label: L("Home airport"), state: TextFieldState(maxLength: 3)),
+    ], button: L("Save"))
   /// Focus on the appearance row instead of the form.
   private var appearanceFocused = false
   private var loaded = false
@@ -42,7 +42,7 @@ final class PreferencesScreen: Screen {
     model.$problems.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.$isSaving.sink { [weak self] _ in self?.changed.send() }.store(in: &subscriptions)
     model.saved.sink { [weak self] _ in
-      self?.notice = "Saved."
+      self?.notice = L("Saved.")
       self?.changed.send()
     }.store(in: &subscriptions)
     if model.preferences == nil { model.viewAppeared() }
@@ -68,7 +68,7 @@ final class PreferencesScreen: Screen {
   /// The line under the form, for the focused part: what is wrong with it (a problem: `true`),
   /// else what it takes.
   var hintLine: (String, Bool) {
-    if appearanceFocused { return ("Light, dark or system (the terminal's): saved and applied at once.", false) }
+    if appearanceFocused { return (L("Light, dark or system (the terminal's): saved and applied at once."), false) }
     if let field = Self.field(form.focus), let problem = model.problems[field] { return (problem, true) }
     // On the button: the first thing to fix in the form.
     if Self.field(form.focus) == nil, !appearanceFocused,
@@ -77,10 +77,10 @@ final class PreferencesScreen: Screen {
       return (first, true)
     }
     switch form.focus {
-    case 0: return ("An ISO 4217 code: prices are shown and charged in it (USD, EUR, GBP, JPY, …).", false)
-    case 1: return ("en (English) or de (Deutsch).", false)
-    case 2: return ("Your usual airport's IATA code (FRA): Flights starts From there. Empty: none.", false)
-    default: return ("Enter saves the currency, the language and the home airport.", false)
+    case 0: return (L("An ISO 4217 code: prices are shown and charged in it (USD, EUR, GBP, JPY, …)."), false)
+    case 1: return (L("en (English) or de (Deutsch)."), false)
+    case 2: return (L("Your usual airport's IATA code (FRA): Flights starts From there. Empty: none."), false)
+    default: return (L("Enter saves the currency, the language and the home airport."), false)
     }
   }
   var changes: AnyPublisher<Void, Never> { changed.eraseToAnyPublisher() }
@@ -137,7 +137,7 @@ final class PreferencesScreen: Screen {
 
   func render(in area: Rect, into buffer: inout Buffer) {
     guard let preferences = model.preferences else {
-      Label(model.errorMessage ?? "Loading…", style: buffer.theme.muted).render(in: area.row(1), into: &buffer)
+      Label(model.errorMessage ?? L("Loading…"), style: buffer.theme.muted).render(in: area.row(1), into: &buffer)
       return
     }
     let labelWidth = 14
@@ -152,7 +152,7 @@ final class PreferencesScreen: Screen {
     }
     let appearanceRow = Rect(x: area.x + 1, y: area.y + 3, width: area.width - 1, height: 1)
     buffer.write(
-      "Appearance", x: appearanceRow.x, y: appearanceRow.y, maxWidth: labelWidth,
+      L("Appearance"), x: appearanceRow.x, y: appearanceRow.y, maxWidth: labelWidth,
       style: appearanceFocused ? buffer.theme.accent : buffer.theme.base)
     var x = appearanceRow.x + labelWidth
     for value in Self.appearances {

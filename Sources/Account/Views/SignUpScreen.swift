@@ -11,7 +11,7 @@ import Reactive
 /// wrong with it. Enter moves to the next field, and signs up from the last one or the button.
 @MainActor
 final class SignUpScreen: Screen {
-  let title = "Sign up"
+  let title = L("Sign up")
   private let model: SignUpViewModel
   private let client: AccountClient
   private let signInCall: SignInViewModel.SignIn?
@@ -19,15 +19,18 @@ final class SignUpScreen: Screen {
   private var subscriptions = Set<AnyCancellable>()
   private var form = FieldForm(
     [
-      .init(label: "Email", state: TextFieldState(maxLength: 254), hint: "The email you will sign in with."),
-      .init(label: "First name", state: TextFieldState(maxLength: 100), hint: "Your given names, as on your passport."),
-      .init(label: "Last name", state: TextFieldState(maxLength: 100), hint: "Your family name, as on your passport."),
+      .init(label: L("Email"), state: TextFieldState(maxLength: 254), hint: L("The email you will sign in with.")),
       .init(
-        label: "Password", state: TextFieldState(maxLength: 128), isSecure: true,
-        hint: "At least \(SignUpRules.minimumPasswordLength) characters."),
+        label: L("First name"), state: TextFieldState(maxLength: 100), hint: L("Your given names, as on your passport.")
+      ),
       .init(
-        label: "Repeat", state: TextFieldState(maxLength: 128), isSecure: true, hint: "The same password again."),
-    ], button: "Sign up", buttonHint: "Enter creates the account and signs you in.")
+        label: L("Last name"), state: TextFieldState(maxLength: 100), hint: L("Your family name, as on your passport.")),
+      .init(
+        label: L("Password"), state: TextFieldState(maxLength: 128), isSecure: true,
+        hint: L("At least \(SignUpRules.minimumPasswordLength) characters.")),
+      .init(
+        label: L("Repeat"), state: TextFieldState(maxLength: 128), isSecure: true, hint: L("The same password again.")),
+    ], button: L("Sign up"), buttonHint: L("Enter creates the account and signs you in."))
   private static let fields: [SignUpViewModel.Field] = [.email, .firstName, .lastName, .password, .passwordRepeat]
   private var message: String?
   /// The sign-in that follows a successful sign-up; kept here so its request lives until it answers.
@@ -74,7 +77,7 @@ final class SignUpScreen: Screen {
       model.lastNameChanged(form[2])
       model.passwordChanged(form[3])
       model.passwordRepeatChanged(form[4])
-      if !model.isSignUpEnabled { message = "Fill in the email and both passwords." }
+      if !model.isSignUpEnabled { message = L("Fill in the email and both passwords.") }
       model.signUpTapped()
     }
     return .handled
@@ -101,10 +104,10 @@ final class SignUpScreen: Screen {
   }
 
   func render(in area: Rect, into buffer: inout Buffer) {
-    Label("Create an account", style: buffer.theme.accent).render(in: area.row(1).inset(left: 1), into: &buffer)
+    Label(L("Create an account"), style: buffer.theme.accent).render(in: area.row(1).inset(left: 1), into: &buffer)
     form.render(
       in: Rect(x: area.x + 1, y: area.y + 3, width: area.width - 1, height: 7), into: &buffer,
-      buttonTitle: model.isSigningUp ? "Signing up…" : nil)
+      buttonTitle: model.isSigningUp ? L("Signing up…") : nil)
     // What the focused field takes, or what is wrong with it; on the button, the first thing to fix.
     let problem =
       Self.fields.indices.contains(form.focus)

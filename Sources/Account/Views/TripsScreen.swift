@@ -12,7 +12,7 @@ import Reactive
 /// `k` checks in (then shows the boarding passes), `s` opens the seat map, `b` the boarding passes.
 @MainActor
 final class TripsScreen: Screen {
-  let title = "Trips"
+  let title = L("Trips")
   private let model: TripsViewModel
   private let changed = PassthroughSubject<Void, Never>()
   private let intents = PassthroughSubject<Navigation, Never>()
@@ -83,7 +83,7 @@ final class TripsScreen: Screen {
     case .character("k"), .character("s"), .character("b"):
       guard let trip = selectedTrip else { return .handled }
       guard trip.kind == .flight, trip.status == .confirmed else {
-        notice = "Check-in, seats and boarding passes are for confirmed flights."
+        notice = L("Check-in, seats and boarding passes are for confirmed flights.")
         return .handled
       }
       switch key {
@@ -102,7 +102,7 @@ final class TripsScreen: Screen {
       try DataDirectory.prepare(exportDirectory)
       let file = try ExportFile.write(
         Data(export.calendar.utf8), to: exportDirectory.path + "/", defaultName: "\(export.reservationID).ics")
-      notice = "Saved \(file.lastPathComponent) in \(file.deletingLastPathComponent().path) (your exports folder)."
+      notice = L("Saved \(file.lastPathComponent) in \(file.deletingLastPathComponent().path) (your exports folder).")
     } catch {
       notice = error.message
     }
@@ -112,7 +112,7 @@ final class TripsScreen: Screen {
   func render(in area: Rect, into buffer: inout Buffer) {
     let trips = model.trips
     if trips.isEmpty {
-      Label(model.isBusy ? "Loading…" : "No trips yet.", style: buffer.theme.muted)
+      Label(model.isBusy ? L("Loading…") : L("No trips yet."), style: buffer.theme.muted)
         .render(in: area.row(1).inset(left: 1), into: &buffer)
     } else {
       // The kind, the price and the status always show whole (they tell two trips apart); the
@@ -176,7 +176,7 @@ final class TripsScreen: Screen {
     let live = model.liveFlights
     guard !live.isEmpty, y + 2 < area.bottom else { return }
     y += 1
-    buffer.write("Your flights, live", x: area.x + 1, y: y, maxWidth: area.width - 1, style: buffer.theme.accent)
+    buffer.write(L("Your flights, live"), x: area.x + 1, y: y, maxWidth: area.width - 1, style: buffer.theme.accent)
     y += 1
     for flight in live where y < area.bottom {
       let style: Style

@@ -14,7 +14,7 @@ public enum AgencyScreens {
       mainQueue: DispatchQueue.main.eraseToAnyScheduler(),
       workQueue: DispatchQueue(label: "travel-agent.console", qos: .userInitiated).eraseToAnyScheduler())
     model.start()
-    return InteractiveFeature(tab: AppTab("Console", root: AgentQueueScreen(model: model)))
+    return InteractiveFeature(tab: AppTab(L("Console"), root: AgentQueueScreen(model: model)))
   }
 }
 
@@ -22,7 +22,7 @@ public enum AgencyScreens {
 /// agent is signed in. Enter opens a conversation, `t` takes it, `o` signs out.
 @MainActor
 public final class AgentQueueScreen: Screen {
-  public let title = "Queue"
+  public let title = L("Queue")
   let model: AgentConsoleModel
   var form = SignInFormState()
   var selection = SelectionState()
@@ -79,7 +79,7 @@ public final class AgentQueueScreen: Screen {
   public func render(in area: Rect, into buffer: inout Buffer) {
     switch model.state {
     case .checking:
-      Label("Reading the agent session…", style: buffer.theme.muted).render(in: area.row(1), into: &buffer)
+      Label(L("Reading the agent session…"), style: buffer.theme.muted).render(in: area.row(1), into: &buffer)
     case .signedOut(let message):
       var state = form
       if form.isSubmitting {
@@ -89,21 +89,21 @@ public final class AgentQueueScreen: Screen {
         state.message = message
         form = state
       }
-      Label("Agents sign in here (travel-server agents add creates them).", style: buffer.theme.muted)
+      Label(L("Agents sign in here (travel-server agents add creates them)."), style: buffer.theme.muted)
         .render(in: area.row(0), into: &buffer)
-      SignInForm(state: state, title: "Sign in as a travel agent").render(
+      SignInForm(state: state, title: L("Sign in as a travel agent")).render(
         in: Rect(x: area.x, y: area.y + 2, width: min(area.width, 60), height: 7), into: &buffer)
     case .signedIn(let agent):
       let queue = model.queue
       let waiting = queue.filter { $0.agentName == nil }.count
-      Label("\(agent.name) · \(queue.count) open, \(waiting) waiting for an agent", style: buffer.theme.accent)
+      Label(L("\(agent.name) · \(queue.count) open, \(waiting) waiting for an agent"), style: buffer.theme.accent)
         .render(in: area.row(0), into: &buffer)
       if let problem = model.problem {
         Label(problem, style: buffer.theme.error).render(in: area.row(1), into: &buffer)
       }
       guard !queue.isEmpty else {
         Label(
-          "No open conversation: travellers write with Ctrl-T in the apps or travel chat send.",
+          L("No open conversation: travellers write with Ctrl-T in the apps or travel chat send."),
           style: buffer.theme.muted
         )
         .render(in: area.row(3), into: &buffer)
@@ -120,7 +120,7 @@ public final class AgentQueueScreen: Screen {
       Table(
         columns: [
           .init("#", .length(6)), .init("Waiting", .length(18)), .init("Unread", .length(7), alignment: .trailing),
-          .init("Held by", .length(14)), .init("Traveller", .length(18)), .init("Trip"),
+          .init(L("Held by"), .length(14)), .init(L("Traveller"), .length(18)), .init(L("Trip")),
         ], rows: rows, state: selection
       ).render(in: Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2), into: &buffer)
     }
@@ -198,18 +198,18 @@ public final class AgentConversationScreen: Screen {
   public func render(in area: Rect, into buffer: inout Buffer) {
     let theme = buffer.theme
     guard let thread = model.thread else {
-      Label("Reading conversation #\(id)…", style: theme.muted).render(in: area.row(0), into: &buffer)
+      Label(L("Reading conversation #\(id)…"), style: theme.muted).render(in: area.row(0), into: &buffer)
       return
     }
     let c = thread.conversation
     let holder =
       c.status == .closed
-      ? "closed" : c.heldByMe ? "held by you" : c.agentName.map { "held by \($0)" } ?? "waiting in the queue"
+      ? "closed" : c.heldByMe ? L("held by you") : c.agentName.map { L("held by \($0)") } ?? L("waiting in the queue")
     Label("\(c.travellerName) <\(c.travellerEmail)> · \(holder)", style: theme.accent).render(
       in: area.row(0), into: &buffer)
     var top = area.y + 1
     if let trip = c.trip {
-      Label("About: " + ChatTranscript.describe(trip), style: theme.muted).render(in: area.row(1), into: &buffer)
+      Label(L("About: ") + ChatTranscript.describe(trip), style: theme.muted).render(in: area.row(1), into: &buffer)
       top += 1
     }
     var bottom = area.bottom - 1
@@ -222,10 +222,10 @@ public final class AgentConversationScreen: Screen {
       .render(in: Rect(x: area.x, y: top + 1, width: area.width, height: max(0, bottom - top - 2)), into: &buffer)
     let input = Rect(x: area.x, y: area.bottom - 1, width: area.width, height: 1)
     if canReply {
-      TextField("Reply", state: field).placeholder("type, then Enter").focused(isEditingText).render(
+      TextField(L("Reply"), state: field).placeholder(L("type, then Enter")).focused(isEditingText).render(
         in: input, into: &buffer)
     } else if c.status == .open && c.agentName == nil {
-      Label("t takes this conversation; then you can reply.", style: theme.muted).render(in: input, into: &buffer)
+      Label(L("t takes this conversation; then you can reply."), style: theme.muted).render(in: input, into: &buffer)
     }
   }
 }
@@ -233,7 +233,7 @@ public final class AgentConversationScreen: Screen {
 /// The traveller's trips, read only.
 @MainActor
 public final class AgentTripsScreen: Screen {
-  public let title = "Trips"
+  public let title = L("Trips")
   let model: AgentConsoleModel
   var selection = SelectionState()
 
@@ -248,20 +248,21 @@ public final class AgentTripsScreen: Screen {
   }
 
   public func render(in area: Rect, into buffer: inout Buffer) {
-    let name = model.thread?.conversation.travellerName ?? "The traveller"
-    Label("\(name)'s trips (read only)", style: buffer.theme.accent).render(in: area.row(0), into: &buffer)
+    let name = model.thread?.conversation.travellerName ?? L("The traveller")
+    Label(L("\(name)'s trips (read only)"), style: buffer.theme.accent).render(in: area.row(0), into: &buffer)
     guard let trips = model.trips else {
-      Label(model.problem ?? "Reading…", style: buffer.theme.muted).render(in: area.row(2), into: &buffer)
+      Label(model.problem ?? L("Reading…"), style: buffer.theme.muted).render(in: area.row(2), into: &buffer)
       return
     }
     guard !trips.isEmpty else {
-      Label("No trips.", style: buffer.theme.muted).render(in: area.row(2), into: &buffer)
+      Label(L("No trips."), style: buffer.theme.muted).render(in: area.row(2), into: &buffer)
       return
     }
     Table(
       columns: [
-        .init("Kind", .length(7)), .init("Status", .length(10)), .init("Locator", .length(8)), .init("Trip"),
-        .init("Total", .length(14), alignment: .trailing),
+        .init(L("Kind"), .length(7)), .init(L("Status"), .length(10)), .init(L("Locator"), .length(8)),
+        .init(L("Trip")),
+        .init(L("Total"), .length(14), alignment: .trailing),
       ],
       rows: trips.map { [$0.kind.rawValue, $0.status.rawValue, $0.locator ?? "", $0.summary, $0.total.formatted()] },
       state: selection

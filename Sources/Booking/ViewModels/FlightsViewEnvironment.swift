@@ -30,7 +30,8 @@ public struct FlightsViewEnvironment {
     flights: any FlightSearching, booking: (any FlightBooking)? = nil,
     token: @escaping @Sendable () -> String? = { nil }, currency: @escaping @Sendable () -> String? = { nil },
     mainQueue: AnySchedulerOf<DispatchQueue>, backgroundQueue: AnySchedulerOf<DispatchQueue>,
-    money: MoneyFormat = .english, status: (any FlightStatusService)? = nil, radar: (any FlightRadarService)? = nil
+    money: MoneyFormat = MoneyFormat(Localization.current), status: (any FlightStatusService)? = nil,
+    radar: (any FlightRadarService)? = nil
   ) {
     self.radar = radar
     self.money = money

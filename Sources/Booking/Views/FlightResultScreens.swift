@@ -376,7 +376,7 @@ final class FlightConfirmationScreen: Screen {
 
   init(
     reservation: Reservation, offer: FlightOffer, segmentLines: [String], card: String? = nil,
-    money: MoneyFormat = .english
+    money: MoneyFormat = MoneyFormat(Localization.current)
   ) {
     self.money = money
     self.reservation = reservation

@@ -93,7 +93,7 @@ public final class CarBookingViewModel {
   /// The message of the name rule for the driver's name as typed; nil when it is valid.
   /// The rule's verdict in the form's words (the service's message names the command-line option).
   private func driverProblem() -> String? {
-    PassengerName.formProblem(driver, whose: "the driver's", asOn: "the licence")
+    PassengerName.formProblem(driver, whose: L("the driver's"), asOn: L("the licence"))
   }
 
   private func received(_ result: Result<Reservation, ServiceError>) {

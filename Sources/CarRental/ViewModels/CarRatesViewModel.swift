@@ -86,7 +86,7 @@ public final class CarRatesViewModel {
             && $0.acriss == offer.acriss && $0.company.id == offer.company.id
         })
       else {
-        promoMessage = "This car is no longer available for that period."
+        promoMessage = L("This car is no longer available for that period.")
         return
       }
       show(same)
@@ -95,9 +95,9 @@ public final class CarRatesViewModel {
         return
       }
       if let reason = same.promoNote {
-        promoMessage = "\(code) does not apply: \(reason)"
+        promoMessage = L("\(code) does not apply: \(reason)")
       } else if let discount = same.discounts.first {
-        promoMessage = "\(code) applied: \(money.string(discount.amount))"
+        promoMessage = L("\(code) applied: \(money.string(discount.amount))")
       }
     }
   }

@@ -21,7 +21,8 @@ public struct CarRentalViewEnvironment {
   /// real clock (an app passes its invocation's clock, `--clock-start`).
   public init(
     service: CarRentalService, session: AccountSession? = nil, mainQueue: AnySchedulerOf<DispatchQueue>,
-    backgroundQueue: AnySchedulerOf<DispatchQueue>, money: MoneyFormat = .english, today: TravelToday? = nil
+    backgroundQueue: AnySchedulerOf<DispatchQueue>, money: MoneyFormat = MoneyFormat(Localization.current),
+    today: TravelToday? = nil
   ) {
     self.money = money
     self.service = service
@@ -53,14 +54,14 @@ public struct CarOfferRow: Hashable, Sendable {
   /// `3 available`.
   public var availability: String
 
-  public init(_ offer: CarOffer, money: MoneyFormat = .english) {
+  public init(_ offer: CarOffer, money: MoneyFormat = MoneyFormat(Localization.current)) {
     self.offer = offer
     company = offer.company.name
     acriss = offer.acriss.rawValue
     description = offer.acriss.words
     duration = "\(offer.days) day\(offer.days == 1 ? "" : "s")"
     total = money.string(offer.total)
-    availability = "\(offer.carsAvailable) available"
+    availability = L("\(offer.carsAvailable) available")
   }
 }
 
@@ -75,7 +76,9 @@ public struct CarCategoryGroup: Hashable, Sendable {
   }
 
   /// Groups offers (already sorted by total) by category, keeping that order; totals written by `money`.
-  public static func grouping(_ offers: [CarOffer], money: MoneyFormat = .english) -> [CarCategoryGroup] {
+  public static func grouping(_ offers: [CarOffer], money: MoneyFormat = MoneyFormat(Localization.current))
+    -> [CarCategoryGroup]
+  {
     var groups: [CarCategoryGroup] = []
     var index: [String: Int] = [:]
     for offer in offers {

@@ -24,10 +24,12 @@ public final class CarSearchViewModel {
   }
 
   /// The option names of the car search and what the form calls them (``ScreenText``).
-  public static let fieldNames: [String: String] = [
-    "--from": "the pick-up", "--to": "the drop-off", "--pickup": "Pick-up at", "--dropoff": "Return at",
-    "--class": "class", "--promo": "the promo code", "--company": "Company",
-  ]
+  public static var fieldNames: [String: String] {
+    [
+      "--from": L("the pick-up"), "--to": L("the drop-off"), "--pickup": L("Pick-up at"), "--dropoff": L("Return at"),
+      "--class": "class", "--promo": L("the promo code"), "--company": L("Company"),
+    ]
+  }
 
   /// How long typing must pause before places are suggested.
   public static let autocompleteDelay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(300)
@@ -174,24 +176,25 @@ public final class CarSearchViewModel {
   private func problemsOfForm() -> [Field: String] {
     var problems: [Field: String] = [:]
     if form.place.trimmingCharacters(in: .whitespaces).isEmpty {
-      problems[.place] = "Enter a pick-up airport or city (LAX, Paris)."
+      problems[.place] = L("Enter a pick-up airport or city (LAX, Paris).")
     }
     func check(_ text: String, _ name: String) -> (LocalDateTime?, String?) {
       let trimmed = text.trimmingCharacters(in: .whitespaces)
       guard !trimmed.isEmpty else {
-        return (nil, "Choose the \(name) date and time: Enter opens the calendar (local time at the desk).")
+        return (nil, L("Choose the \(name) date and time: Enter opens the calendar (local time at the desk)."))
       }
       guard let value = try? LocalDateTime(parsing: trimmed) else {
         return (
           nil,
-          "The \(name) \(EchoedInput.quoted(trimmed)) is not a date and time: type YYYY-MM-DD HH:MM, or press Enter "
-            + "for the calendar."
+          L(
+            "The \(name) \(EchoedInput.quoted(trimmed)) is not a date and time: type YYYY-MM-DD HH:MM, or press Enter "
+              + "for the calendar.")
         )
       }
       if let today, let day = LocalDate(year: value.year, month: value.month, day: value.day),
         today.isPastEverywhere(day)
       {
-        return (value, today.pastMessage("The \(name)", Self.text(value)))
+        return (value, today.pastMessage(L("The \(name)"), Self.text(value)))
       }
       return (value, nil)
     }
@@ -200,7 +203,7 @@ public final class CarSearchViewModel {
     problems[.pickup] = pickupProblem
     problems[.dropoff] = dropoffProblem
     if let from, let to, dropoffProblem == nil, to <= from {
-      problems[.dropoff] = "The drop-off (\(Self.text(to))) must be after the pick-up (\(Self.text(from)))."
+      problems[.dropoff] = L("The drop-off (\(Self.text(to))) must be after the pick-up (\(Self.text(from))).")
     }
     if !form.pattern.isEmpty {
       do {
@@ -217,18 +220,19 @@ public final class CarSearchViewModel {
   /// company.`).
   static func noCarsMessage(_ query: CarSearchQuery) -> String {
     var conditions = ""
-    if let pattern = query.classPattern { conditions += " in class \(pattern)" }
-    if let company = query.company { conditions += " with \(company)" }
-    if let promo = query.promoCode { conditions += " (promo code \(promo))" }
-    let back = query.dropoffPlace.map { ", returned at \($0)," } ?? ""
-    var tries = ["other times"]
+    if let pattern = query.classPattern { conditions += L(" in class \(pattern)") }
+    if let company = query.company { conditions += L(" with \(company)") }
+    if let promo = query.promoCode { conditions += L(" (promo code \(promo))") }
+    let back = query.dropoffPlace.map { L(", returned at \($0),") } ?? ""
+    var tries = [L("other times")]
     if query.classPattern != nil { tries.append("another class") }
     if query.company != nil { tries.append("another company") }
     if query.dropoffPlace != nil { tries.append("returning it where you pick it up") }
     if tries.count == 1 { tries.append("another place") }
-    let joined = tries.dropLast().joined(separator: ", ") + " or " + (tries.last ?? "")
-    return "No car is free at \(query.pickupPlace)\(back) from \(text(query.pickup)) to \(text(query.dropoff))"
-      + "\(conditions): try \(joined)."
+    let joined = tries.dropLast().joined(separator: ", ") + L(" or ") + (tries.last ?? "")
+    return L(
+      "No car is free at \(query.pickupPlace)\(back) from \(text(query.pickup)) to \(text(query.dropoff))"
+        + "\(conditions): try \(joined).")
   }
 
   /// `2026-12-20 10:00`: how the form writes a date and time.
@@ -238,11 +242,11 @@ public final class CarSearchViewModel {
 
   private func makeQuery() throws -> CarSearchQuery {
     let place = form.place.trimmingCharacters(in: .whitespaces)
-    guard !place.isEmpty else { throw ServiceError.invalid("missing_place", "enter a pick-up airport or city") }
+    guard !place.isEmpty else { throw ServiceError.invalid("missing_place", L("enter a pick-up airport or city")) }
     let from = try LocalDateTime(parsing: form.from.trimmingCharacters(in: .whitespaces), field: "pick-up")
     let to = try LocalDateTime(parsing: form.to.trimmingCharacters(in: .whitespaces), field: "drop-off")
     guard to > from else {
-      throw ServiceError.invalid("dropoff_not_after_pickup", "the drop-off is not after the pick-up")
+      throw ServiceError.invalid("dropoff_not_after_pickup", L("the drop-off is not after the pick-up"))
     }
     let pattern = form.pattern.isEmpty ? nil : try ACRISSPattern(form.pattern)
     let promo = form.promo.trimmingCharacters(in: .whitespaces)

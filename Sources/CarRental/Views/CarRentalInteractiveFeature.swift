@@ -19,7 +19,7 @@ extension CarRentalScreens {
   /// "Today" (the calendar's first day, the form's past check) is read from the invocation's clock
   /// (`--clock-start`), ``TravelToday``.
   public static func feature(
-    title: String = "Cars", environment: CarRentalEnvironment, context: CLIContext, session: AccountSession
+    title: String = L("Cars"), environment: CarRentalEnvironment, context: CLIContext, session: AccountSession
   ) throws -> InteractiveFeature {
     let views = CarRentalViewEnvironment(
       service: try environment.service(context), session: session, mainQueue: DispatchQueue.main.eraseToAnyScheduler(),

@@ -50,7 +50,7 @@ extension Published.Publisher {
 final class CarSearchScreen: Screen {
   enum Focus: CaseIterable { case place, pickup, dropoff, returnPlace, pattern, promo, company, search }
 
-  let title = "Cars"
+  let title = L("Cars")
   let model: CarSearchViewModel
   private let environment: CarRentalViewEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
@@ -119,13 +119,15 @@ final class CarSearchScreen: Screen {
   /// The line under the form, for the focused part: what is wrong with it as typed (a problem:
   /// `true`), else how to fill it in; on Search, the first thing to fix in the form.
   var hintLine: (String, Bool) {
-    if searchRequested { return ("Searching as soon as the place suggestions arrive…", false) }
+    if searchRequested { return (L("Searching as soon as the place suggestions arrive…"), false) }
     let what = focus == .pickup ? "pick-up" : "drop-off"
     if timePicker != nil, let day = chosenDay {
-      return ("The \(what) time on \(day), at the desk: ↑ ↓ half an hour, or type it (0930); Enter chooses it.", false)
+      return (
+        L("The \(what) time on \(day), at the desk: ↑ ↓ half an hour, or type it (0930); Enter chooses it."), false
+      )
     }
     if calendar != nil {
-      return ("The \(what) day: ←↑→↓ a day, PgUp PgDn a month, Enter chooses it; the time comes next.", false)
+      return (L("The \(what) day: ←↑→↓ a day, PgUp PgDn a month, Enter chooses it; the time comes next."), false)
     }
     let part: CarSearchViewModel.Field?
     switch focus {
@@ -135,7 +137,7 @@ final class CarSearchScreen: Screen {
     case .returnPlace: part = .returnPlace
     case .pattern: part = .pattern
     case .promo, .company: part = nil
-    case .search: return model.validationMessage.map { ($0, true) } ?? ("Enter searches.", false)
+    case .search: return model.validationMessage.map { ($0, true) } ?? (L("Enter searches."), false)
     }
     if let part, let path = field(focus), !self[keyPath: path].text.trimmingCharacters(in: .whitespaces).isEmpty,
       let problem = model.problems[part]
@@ -149,15 +151,17 @@ final class CarSearchScreen: Screen {
   }
 
   /// How to fill in each part.
-  static let hints: [Focus: String] = [
-    .place: "An airport code or a city (LAX, Paris): the desks there.",
-    .pickup: "YYYY-MM-DD HH:MM, local time at the desk; or Enter: the calendar, then the time.",
-    .dropoff: "YYYY-MM-DD HH:MM, local time at the desk; or Enter: the calendar, then the time.",
-    .returnPlace: "One-way: the airport or city where the car goes back; empty: the pick-up desk.",
-    .pattern: "An ACRISS pattern: C*** compact, S*** standard, **A* automatic; empty: every class.",
-    .promo: "A promo code such as WINTER10; empty: none.",
-    .company: "Enter: choose a company, or all of them.",
-  ]
+  static var hints: [Focus: String] {
+    [
+      .place: L("An airport code or a city (LAX, Paris): the desks there."),
+      .pickup: "YYYY-MM-DD HH:MM, local time at the desk; or Enter: the calendar, then the time.",
+      .dropoff: "YYYY-MM-DD HH:MM, local time at the desk; or Enter: the calendar, then the time.",
+      .returnPlace: L("One-way: the airport or city where the car goes back; empty: the pick-up desk."),
+      .pattern: L("An ACRISS pattern: C*** compact, S*** standard, **A* automatic; empty: every class."),
+      .promo: L("A promo code such as WINTER10; empty: none."),
+      .company: L("Enter: choose a company, or all of them."),
+    ]
+  }
 
   /// The place suggestions as the field shows them.
   private var suggestions: AutocompleteList {
@@ -180,13 +184,13 @@ final class CarSearchScreen: Screen {
     let theme = buffer.theme
     let width = min(area.width, 64)
     func row(_ y: Int) -> Rect { Rect(x: area.x, y: area.y + y, width: width, height: y < area.height ? 1 : 0) }
-    Label("Rent a car", style: theme.accent).render(in: row(0), into: &buffer)
+    Label(L("Rent a car"), style: theme.accent).render(in: row(0), into: &buffer)
     let fields: [(String, TextFieldState, String, Focus)] = [
-      ("Pick-up", pickup, "YYYY-MM-DD HH:MM (Enter: calendar)", .pickup),
-      ("Drop-off", dropoff, "YYYY-MM-DD HH:MM (Enter: calendar)", .dropoff),
-      ("Return at", returnPlace, "one-way: airport or city (empty: same desk)", .returnPlace),
-      ("Class", pattern, "ACRISS, e.g. C*** (empty: all)", .pattern),
-      ("Promo code", promo, "optional", .promo),
+      (L("Pick-up"), pickup, "YYYY-MM-DD HH:MM (Enter: calendar)", .pickup),
+      (L("Drop-off"), dropoff, "YYYY-MM-DD HH:MM (Enter: calendar)", .dropoff),
+      (L("Return at"), returnPlace, L("one-way: airport or city (empty: same desk)"), .returnPlace),
+      (L("Class"), pattern, L("ACRISS, e.g. C*** (empty: all)"), .pattern),
+      (L("Promo code"), promo, "optional", .promo),
     ]
     for (index, (label, state, placeholder, part)) in fields.enumerated() {
       let picking = calendar != nil || timePicker != nil
@@ -198,9 +202,9 @@ final class CarSearchScreen: Screen {
     let company = selector.selectedCompanyID.map { id in selector.companies.first { $0.id == id }?.name ?? id }
     Label(
       Line([
-        Span("Company     "),
+        Span(L("Company     ")),
         Span(company ?? "All companies", style: focus == .company ? theme.selection : theme.base),
-        Span("  (Enter to choose)", style: theme.muted),
+        Span(L("  (Enter to choose)"), style: theme.muted),
       ])
     ).render(in: row(9), into: &buffer)
     Button("Search", focused: focus == .search).render(in: row(11), into: &buffer)
@@ -208,7 +212,7 @@ final class CarSearchScreen: Screen {
     Paragraph(message, style: isProblem ? theme.warning : theme.muted).render(
       in: Rect(x: area.x, y: area.y + 13, width: width, height: max(0, min(2, area.height - 13))), into: &buffer)
     // The place field next: its suggestions drop down over the form, as wide as the screen.
-    AutocompleteField("Pick-up at", state: place, suggestions: suggestions).labelWidth(12).fieldWidth(width)
+    AutocompleteField(L("Pick-up at"), state: place, suggestions: suggestions).labelWidth(12).fieldWidth(width)
       .placeholder("Airport code or city").loadingText("Looking up places…").focused(focus == .place && !leftField)
       .render(in: Rect(x: area.x, y: area.y + 2, width: area.width, height: max(0, area.height - 2)), into: &buffer)
     // A picker last (the place has no focus then, so no suggestions): over the right of the form.
@@ -224,12 +228,12 @@ final class CarSearchScreen: Screen {
     buffer.clear(Rect(x: box.x, y: area.y + 2, width: box.width, height: box.height + 1))
     let what = focus == .pickup ? "Pick-up" : "Drop-off"
     if let timePicker {
-      Label("\(what) time · \(chosenDay.map { "\($0)" } ?? "")", style: theme.accent).alignment(.center)
+      Label(L("\(what) time · \(chosenDay.map { "\($0)" } ?? "")"), style: theme.accent).alignment(.center)
         .render(in: Rect(x: box.x, y: area.y + 2, width: box.width, height: 1), into: &buffer)
       TimePicker(state: timePicker).render(
         in: Rect(x: box.x + box.width / 2 - 5, y: box.y, width: 10, height: min(9, box.height)), into: &buffer)
     } else if let calendar {
-      Label("\(what) date", style: theme.accent).alignment(.center)
+      Label(L("\(what) date"), style: theme.accent).alignment(.center)
         .render(in: Rect(x: box.x, y: area.y + 2, width: box.width, height: 1), into: &buffer)
       CalendarPicker(state: calendar, focused: true).render(in: box, into: &buffer)
     }
@@ -424,7 +428,7 @@ final class CarSearchScreen: Screen {
 /// goes back to the form.
 @MainActor
 final class CarCompanyScreen: Screen {
-  let title = "Company"
+  let title = L("Company")
   let model: CarCompanySelectorViewModel
   private let intents = PassthroughSubject<Navigation, Never>()
   var selection = SelectionState()
@@ -443,14 +447,14 @@ final class CarCompanyScreen: Screen {
 
   func render(in area: Rect, into buffer: inout Buffer) {
     let theme = buffer.theme
-    Label("Rent from", style: theme.accent).render(in: area.row(0), into: &buffer)
+    Label(L("Rent from"), style: theme.accent).render(in: area.row(0), into: &buffer)
     if let message = model.errorMessage {
       Label(message, style: theme.error).render(in: area.row(1), into: &buffer)
     }
     let body = area.inset(top: 2)
     visibleRows = body.height
     let items: [Line] =
-      [Line("All companies")]
+      [Line(L("All companies"))]
       + model.companies.map { option in
         Line([
           Span(option.id == model.selectedCompanyID ? "✓ " : "  "), Span(option.name),
@@ -481,7 +485,7 @@ final class CarCompanyScreen: Screen {
 /// Keys: ↑ ↓ PgUp PgDn select; Enter opens the offer's rates and discounts.
 @MainActor
 final class CarResultsScreen: Screen {
-  let title = "Results"
+  let title = L("Results")
   let model: CarSearchViewModel
   private let environment: CarRentalViewEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
@@ -504,7 +508,7 @@ final class CarResultsScreen: Screen {
   func render(in area: Rect, into buffer: inout Buffer) {
     let theme = buffer.theme
     if model.isSearching {
-      Spinner("Searching cars…").render(in: area.row(0), into: &buffer)
+      Spinner(L("Searching cars…")).render(in: area.row(0), into: &buffer)
       return
     }
     if let message = model.errorMessage {
@@ -512,7 +516,7 @@ final class CarResultsScreen: Screen {
       return
     }
     let rows = rows
-    Label("\(rows.count) offers in \(model.groups.count) categories", style: theme.accent)
+    Label(L("\(rows.count) offers in \(model.groups.count) categories"), style: theme.accent)
       .render(in: area.row(0), into: &buffer)
     for (index, notice) in model.notices.prefix(2).enumerated() {
       Label(notice, style: theme.muted).render(in: area.row(1 + index), into: &buffer)
@@ -537,11 +541,11 @@ final class CarResultsScreen: Screen {
     }
     Table(
       columns: [
-        .init("Category", .length(10)), .init("Code", .length(4)), .init("Car", .fill),
-        .init("Company", .length(widest(3, "Company", atLeast: 10))),
-        .init("Days", .length(widest(4, "Days", atLeast: 7))),
-        .init("Total", .length(widest(5, "Total", atLeast: 10)), alignment: .trailing),
-        .init("Left", .length(widest(6, "Left", atLeast: 11))),
+        .init(L("Category"), .length(10)), .init(L("Code"), .length(4)), .init(L("Car"), .fill),
+        .init(L("Company"), .length(widest(3, L("Company"), atLeast: 10))),
+        .init(L("Days"), .length(widest(4, L("Days"), atLeast: 7))),
+        .init(L("Total"), .length(widest(5, L("Total"), atLeast: 10)), alignment: .trailing),
+        .init(L("Left"), .length(widest(6, L("Left"), atLeast: 11))),
       ], rows: cells, state: selection
     ).render(in: body, into: &buffer)
   }
@@ -571,7 +575,7 @@ final class CarResultsScreen: Screen {
 final class CarRatesScreen: Screen {
   enum Focus { case promo, book }
 
-  let title = "Rates"
+  let title = L("Rates")
   let model: CarRatesViewModel
   private let environment: CarRentalViewEnvironment
   private let intents = PassthroughSubject<Navigation, Never>()
@@ -621,13 +625,13 @@ final class CarRatesScreen: Screen {
       y += 1
     }
     Label(String(repeating: "─", count: width), style: theme.border).render(in: row(y), into: &buffer)
-    Label("Total", style: .bold).render(in: row(y + 1), into: &buffer)
+    Label(L("Total"), style: .bold).render(in: row(y + 1), into: &buffer)
     Label(model.total, style: .bold).alignment(.trailing).render(in: row(y + 1), into: &buffer)
     y += 3
     TextField("Promo code", state: promo).labelWidth(12).placeholder("e.g. SPRING10").focused(focus == .promo)
       .render(in: row(y), into: &buffer)
     if model.isWorking {
-      Spinner("Repricing…").render(in: row(y + 1), into: &buffer)
+      Spinner(L("Repricing…")).render(in: row(y + 1), into: &buffer)
     } else if let message = model.promoMessage {
       Label(message, style: theme.muted).render(in: row(y + 1), into: &buffer)
     }
@@ -689,7 +693,7 @@ final class CarRatesScreen: Screen {
 final class CarBookingScreen: Screen {
   enum Focus { case driver, payment }
 
-  let title = "Book"
+  let title = L("Book")
   let offer: CarOffer
   let total: String
   let model: CarBookingViewModel
@@ -707,7 +711,8 @@ final class CarBookingScreen: Screen {
   let money: MoneyFormat
 
   init(
-    offer: CarOffer, total: String, model: CarBookingViewModel, checkout: CheckoutSection, money: MoneyFormat = .english
+    offer: CarOffer, total: String, model: CarBookingViewModel, checkout: CheckoutSection,
+    money: MoneyFormat = MoneyFormat(Localization.current)
   ) {
     self.money = money
     self.offer = offer
@@ -747,37 +752,37 @@ final class CarBookingScreen: Screen {
       Line([
         Span("\(offer.company.name) \(offer.acriss.rawValue)", style: theme.accent),
         // After a price change, the accepted price: the one Book charges.
-        Span("  total \(model.acceptedPrice.map(money.string) ?? total)"),
+        Span(L("  total \(model.acceptedPrice.map(money.string) ?? total)")),
       ])
     ).render(in: row(0), into: &buffer)
     Label("\(offer.pickupLocation.name) \(offer.pickup) → \(offer.dropoffLocation.name) \(offer.dropoff)")
       .render(in: area.row(1), into: &buffer)
     if let reservation = model.reservation {
       // The summary (places and times) wraps onto more rows rather than being cut.
-      let booked = Paragraph("Booked: \(reservation.summary)", style: theme.success)
+      let booked = Paragraph(L("Booked: \(reservation.summary)"), style: theme.success)
       let bookedRows = min(3, booked.height(forWidth: width))
       booked.render(
         in: Rect(x: area.x, y: area.y + 3, width: width, height: max(0, min(bookedRows, area.height - 3))),
         into: &buffer)
-      Label("Confirmation \(reservation.locator ?? reservation.id) · \(money.string(reservation.total))")
+      Label(L("Confirmation \(reservation.locator ?? reservation.id) · \(money.string(reservation.total))"))
         .render(in: row(3 + bookedRows), into: &buffer)
       if let card = checkout.model.selectedCard {
-        Label("Charged to \(card.displayName)", style: theme.muted).render(in: row(4 + bookedRows), into: &buffer)
+        Label(L("Charged to \(card.displayName)"), style: theme.muted).render(in: row(4 + bookedRows), into: &buffer)
       }
       return
     }
-    TextField("Driver", state: driver).labelWidth(CheckoutView.labelWidth).placeholder("Given Family")
+    TextField(L("Driver"), state: driver).labelWidth(CheckoutView.labelWidth).placeholder(L("Given Family"))
       .focused(focus == .driver).render(in: row(3), into: &buffer)
     checkout.render(
       in: Rect(x: area.x, y: area.y + 4, width: width, height: min(CheckoutView.height, max(0, area.height - 4))),
       focused: focus == .payment, into: &buffer)
     let buttonRow = 5 + CheckoutView.height
     if model.isBooking {
-      Spinner("Booking…").render(in: row(buttonRow), into: &buffer)
+      Spinner(L("Booking…")).render(in: row(buttonRow), into: &buffer)
     } else if let price = model.newPrice {
-      Button("Accept \(money.string(price))", focused: true).render(in: row(buttonRow), into: &buffer)
+      Button(L("Accept \(money.string(price))"), focused: true).render(in: row(buttonRow), into: &buffer)
     } else {
-      Button("Book", focused: model.isBookEnabled).render(in: row(buttonRow), into: &buffer)
+      Button(L("Book"), focused: model.isBookEnabled).render(in: row(buttonRow), into: &buffer)
     }
     if let message = model.validationMessage ?? (model.failure == nil ? model.errorMessage : failureText) {
       Paragraph(message, style: theme.error).render(

@@ -19,7 +19,7 @@ public struct PriceBreakdown: Hashable, Sendable {
   public init(offer: HotelOffer) {
     let rooms = Decimal(offer.rooms)
     let suffix = offer.rooms == 1 ? "" : " × \(offer.rooms) rooms"
-    nights = offer.nightlyRates.map { PriceLine(label: "Night of \($0.date)\(suffix)", amount: $0.rate * rooms) }
+    nights = offer.nightlyRates.map { PriceLine(label: L("Night of \($0.date)\(suffix)"), amount: $0.rate * rooms) }
     subtotal = offer.subtotal
     taxes = offer.taxes
     total = offer.total
@@ -121,5 +121,5 @@ public final class HotelBookingViewModel {
     if enabled != isBookEnabled { isBookEnabled = enabled }
   }
 
-  private func guestProblem() -> String? { PassengerName.formProblem(guestName, whose: "the guest's") }
+  private func guestProblem() -> String? { PassengerName.formProblem(guestName, whose: L("the guest's")) }
 }

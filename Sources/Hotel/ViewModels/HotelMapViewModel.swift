@@ -53,7 +53,7 @@ public final class HotelMapViewModel {
       hotels.append((offer.latitude, offer.longitude, offer.hotelId, offer.stars))
     }
     hotelCount = hotels.count
-    message = hotels.isEmpty ? "No hotel to show: the search found none (or the filters hide them all)." : nil
+    message = hotels.isEmpty ? L("No hotel to show: the search found none (or the filters hide them all).") : nil
     guard let grid else {
       markers = []
       return

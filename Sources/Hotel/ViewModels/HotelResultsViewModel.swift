@@ -69,20 +69,22 @@ public final class HotelResultsViewModel {
     guard offers.isEmpty, !isLoading, errorMessage == nil, let request else { return nil }
     if searchedMatched > 0 {
       var conditions: [String] = []
-      if let stars = filter.minStars { conditions.append("has \(stars)★ or more") }
-      if let cap = filter.maxNightlyRate { conditions.append("costs at most \(cap) a night") }
+      if let stars = filter.minStars { conditions.append(L("has \(stars)★ or more")) }
+      if let cap = filter.maxNightlyRate { conditions.append(L("costs at most \(cap) a night")) }
       if !filter.amenities.isEmpty {
         conditions.append("has \(Amenity.displayList(Amenity.allCases.filter(filter.amenities.contains)))")
       }
       let offers = searchedMatched == 1 ? "the 1 offer" : "the \(searchedMatched) offers"
-      return "None of \(offers) of this search \(conditions.joined(separator: " and ")): press f to change the filter."
+      return L(
+        "None of \(offers) of this search \(conditions.joined(separator: " and ")): press f to change the filter.")
     }
     if let emptySearch { return emptySearch.screenText }
     let rooms = request.rooms == 1 ? "a room" : "\(request.rooms) rooms"
     let guests = request.guests == 1 ? "1 guest" : "\(request.guests) guests"
     let radius = request.radiusKm.rounded() == request.radiusKm ? "\(Int(request.radiusKm))" : "\(request.radiusKm)"
-    return "No hotel within \(radius) km of \(request.place) has \(rooms) for \(guests) free on every night from "
-      + "\(request.checkIn) to \(request.checkOut): try other dates or another place."
+    return L(
+      "No hotel within \(radius) km of \(request.place) has \(rooms) for \(guests) free on every night from "
+        + "\(request.checkIn) to \(request.checkOut): try other dates or another place.")
   }
 
   /// The most offers one search asks for (``HotelSearchRequest/limit``'s highest).

@@ -55,30 +55,30 @@ public final class HotelSearchFormViewModel {
     var nights: Int?
     if let checkIn = form.checkIn {
       if today.isPastEverywhere(checkIn) {
-        problems[.dates] = today.pastMessage("Check-in", "\(checkIn)")
+        problems[.dates] = today.pastMessage(L("Check-in"), "\(checkIn)")
       } else if let checkOut = form.checkOut {
         if let stay = DateRange(start: checkIn, end: checkOut) {
           if stay.count <= HotelSearchRequest.maxNights {
             nights = stay.count
           } else {
-            problems[.dates] = "A stay is at most \(HotelSearchRequest.maxNights) nights."
+            problems[.dates] = L("A stay is at most \(HotelSearchRequest.maxNights) nights.")
           }
         } else {
-          problems[.dates] = "Check-out must be after check-in."
+          problems[.dates] = L("Check-out must be after check-in.")
         }
       } else {
-        problems[.dates] = "Choose check-out in the calendar (Enter on a day after check-in)."
+        problems[.dates] = L("Choose check-out in the calendar (Enter on a day after check-in).")
       }
     } else {
-      problems[.dates] = "Choose check-in and check-out in the calendar (Enter on each day)."
+      problems[.dates] = L("Choose check-in and check-out in the calendar (Enter on each day).")
     }
-    if form.place.trimmingCharacters(in: .whitespaces).isEmpty { problems[.place] = "Choose a place." }
+    if form.place.trimmingCharacters(in: .whitespaces).isEmpty { problems[.place] = L("Choose a place.") }
     if !(1...HotelSearchRequest.maxGuests).contains(form.guests) {
-      problems[.guests] = "Guests: 1 to \(HotelSearchRequest.maxGuests)."
+      problems[.guests] = L("Guests: 1 to \(HotelSearchRequest.maxGuests).")
     } else if !(1...HotelSearchRequest.maxRooms).contains(form.rooms) || form.rooms > form.guests {
-      problems[.guests] = "Rooms: 1 to \(min(HotelSearchRequest.maxRooms, max(1, form.guests)))."
+      problems[.guests] = L("Rooms: 1 to \(min(HotelSearchRequest.maxRooms, max(1, form.guests))).")
     } else if form.guests > form.rooms * 4 {
-      problems[.guests] = "\(form.guests) guests need at least \((form.guests + 3) / 4) rooms."
+      problems[.guests] = L("\(form.guests) guests need at least \((form.guests + 3) / 4) rooms.")
     }
     // The first thing to fix, in the order the old form said them: the stay, the place, the guests.
     let message = problems[.dates] ?? problems[.place] ?? problems[.guests]

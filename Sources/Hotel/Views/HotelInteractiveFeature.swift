@@ -19,7 +19,7 @@ extension HotelScreens {
   /// the invocation's clock (`--clock-start`, ``TravelToday``); a booking uses the session of the data directory (the same one as
   /// `account login`), read when booking.
   public static func feature(
-    title: String = "Hotels", environment: HotelEnvironment, context: CLIContext, session: AccountSession
+    title: String = L("Hotels"), environment: HotelEnvironment, context: CLIContext, session: AccountSession
   ) throws -> InteractiveFeature {
     let service = try environment.service(context)
     let client = HotelClient.live(

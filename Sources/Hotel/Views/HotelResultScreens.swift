@@ -9,7 +9,7 @@ import Reactive
 /// minimum of stars (any, 3, 4, 5); Enter opens the hotel's details; `m` the map of the results.
 @MainActor
 final class HotelResultsScreen: Screen {
-  let title = "Results"
+  let title = L("Results")
   let model: HotelResultsViewModel
   let request: HotelSearchRequest
   private let environment: HotelScreenEnvironment
@@ -37,7 +37,7 @@ final class HotelResultsScreen: Screen {
 
   func render(in area: Rect, into buffer: inout Buffer) {
     let theme = buffer.theme
-    let stars = model.filter.minStars.map { "\($0)★ and up" } ?? "any stars"
+    let stars = model.filter.minStars.map { L("\($0)★ and up") } ?? L("any stars")
     Label(
       Line([
         Span("\(request.place)", style: theme.accent),
@@ -49,12 +49,13 @@ final class HotelResultsScreen: Screen {
     // When the place has more offers than one answer holds, say so (a sort or filter asks again).
     let count =
       model.matched > model.received && !model.isLoading
-      ? "\(model.offers.count) offers (the best \(model.received) of \(model.matched))" : "\(model.offers.count) offers"
-    Label("\(count) · sorted by \(model.sort.rawValue) · \(stars)", style: theme.muted)
+      ? L("\(model.offers.count) offers (the best \(model.received) of \(model.matched))")
+      : L("\(model.offers.count) offers")
+    Label(L("\(count) · sorted by \(model.sort.rawValue) · \(stars)"), style: theme.muted)
       .render(in: area.row(1), into: &buffer)
     let body = area.inset(top: 3)
     if model.isLoading {
-      Spinner("Searching hotels…").render(in: body.row(0), into: &buffer)
+      Spinner(L("Searching hotels…")).render(in: body.row(0), into: &buffer)
       return
     }
     if let message = model.errorMessage {
@@ -62,7 +63,7 @@ final class HotelResultsScreen: Screen {
       return
     }
     if model.offers.isEmpty {
-      Paragraph(model.emptyMessage ?? "No hotel matches: press f to change the stars filter.", style: theme.muted)
+      Paragraph(model.emptyMessage ?? L("No hotel matches: press f to change the stars filter."), style: theme.muted)
         .render(in: Rect(x: body.x, y: body.y, width: body.width, height: min(3, body.height)), into: &buffer)
       return
     }
@@ -73,16 +74,17 @@ final class HotelResultsScreen: Screen {
     let rows = model.offers.map { offer in
       [
         offer.name, offer.roomType.rawValue, String(repeating: "★", count: offer.stars),
-        String(format: "%.1f", offer.guestRating), String(format: "%.1f", offer.distanceKm),
+        String(format: "%.1f", locale: Localization.current.locale, offer.guestRating),
+        String(format: "%.1f", locale: Localization.current.locale, offer.distanceKm),
         money.string(offer.nightlyRate), money.string(offer.total),
       ]
     }
     Table(
       columns: [
-        .init("Hotel", .fill), .init("Room", .length(7)), .init("Stars", .length(5)),
-        .init("Rating", .length(6), alignment: .trailing), .init("km", .length(5), alignment: .trailing),
-        .init("Night", .length(PriceColumn.width(rows, column: 5, atLeast: 10)), alignment: .trailing),
-        .init("Total", .length(PriceColumn.width(rows, column: 6, atLeast: 11)), alignment: .trailing),
+        .init(L("Hotel"), .fill), .init(L("Room"), .length(7)), .init(L("Stars"), .length(5)),
+        .init(L("Rating"), .length(6), alignment: .trailing), .init("km", .length(5), alignment: .trailing),
+        .init(L("Night"), .length(PriceColumn.width(rows, column: 5, atLeast: 10)), alignment: .trailing),
+        .init(L("Total"), .length(PriceColumn.width(rows, column: 6, atLeast: 11)), alignment: .trailing),
       ], rows: rows, state: selection
     ).render(in: body, into: &buffer)
   }
@@ -104,7 +106,7 @@ final class HotelResultsScreen: Screen {
       return .handled
     case .character("m"):
       let map = HotelMapViewModel(offers: model.$offers.eraseToAnyPublisher())
-      intents.send(.push(HotelMapScreen(model: map, fitting: model.offers, title: "Map · \(request.place)")))
+      intents.send(.push(HotelMapScreen(model: map, fitting: model.offers, title: L("Map · \(request.place)"))))
       return .handled
     case .enter:
       guard let index = selection.selected, model.offers.indices.contains(index) else { return .handled }
@@ -131,14 +133,14 @@ final class HotelMapScreen: Screen {
   private var fitting: [HotelOffer]?
   private var asked: (GeoRect, Int, Int)?
 
-  init(model: HotelMapViewModel, viewport: MapViewport, title: String = "Map") {
+  init(model: HotelMapViewModel, viewport: MapViewport, title: String = L("Map")) {
     self.model = model
     self.viewport = viewport
     self.title = title
   }
 
   /// A map that opens showing every one of `offers`.
-  init(model: HotelMapViewModel, fitting offers: [HotelOffer], title: String = "Map") {
+  init(model: HotelMapViewModel, fitting offers: [HotelOffer], title: String = L("Map")) {
     self.model = model
     viewport = MapViewport()
     fitting = offers
@@ -218,7 +220,10 @@ final class HotelDetailsScreen: Screen {
     Label(
       Line([
         Span(offer.name, style: theme.accent), Span("  " + String(repeating: "★", count: offer.stars)),
-        Span(String(format: "  %.1f/10 · %.1f km", offer.guestRating, offer.distanceKm), style: theme.muted),
+        Span(
+          String(
+            format: "  %.1f/10 · %.1f km", locale: Localization.current.locale, offer.guestRating, offer.distanceKm),
+          style: theme.muted),
       ])
     ).render(in: area.row(0), into: &buffer)
     Label("Amenities: " + Amenity.displayList(offer.amenities), style: theme.muted)
@@ -226,23 +231,23 @@ final class HotelDetailsScreen: Screen {
     let body = area.inset(top: 3)
     switch state {
     case .loading, nil:
-      Spinner("Loading description, reviews and rooms…").render(in: body.row(0), into: &buffer)
+      Spinner(L("Loading description, reviews and rooms…")).render(in: body.row(0), into: &buffer)
     case .failed(let message):
       Label(message, style: theme.error).render(in: body.row(0), into: &buffer)
     case .loaded(let loaded):
       Label(loaded.details.description).render(in: body.row(0), into: &buffer)
       var y = 2
-      Label("Reviews", style: theme.accent).render(in: body.row(y - 1), into: &buffer)
+      Label(L("Reviews"), style: theme.accent).render(in: body.row(y - 1), into: &buffer)
       for review in loaded.details.reviews.prefix(3) {
         Label("\(review.score)/10  \(review.author) (\(review.date)): \(review.text)").render(
           in: body.row(y), into: &buffer)
         y += 1
       }
       if loaded.details.reviews.isEmpty {
-        Label("No reviews yet.", style: theme.muted).render(in: body.row(y), into: &buffer)
+        Label(L("No reviews yet."), style: theme.muted).render(in: body.row(y), into: &buffer)
         y += 1
       }
-      Label("Rooms", style: theme.accent).render(in: body.row(y + 1), into: &buffer)
+      Label(L("Rooms"), style: theme.accent).render(in: body.row(y + 1), into: &buffer)
       let money = environment.money
       selection.count = loaded.rooms.count
       let rows = loaded.rooms.map {
@@ -250,9 +255,9 @@ final class HotelDetailsScreen: Screen {
       }
       Table(
         columns: [
-          .init("Room", .fill), .init("Left", .length(5), alignment: .trailing),
-          .init("Night", .length(PriceColumn.width(rows, column: 2, atLeast: 10)), alignment: .trailing),
-          .init("Total", .length(PriceColumn.width(rows, column: 3, atLeast: 11)), alignment: .trailing),
+          .init(L("Room"), .fill), .init(L("Left"), .length(5), alignment: .trailing),
+          .init(L("Night"), .length(PriceColumn.width(rows, column: 2, atLeast: 10)), alignment: .trailing),
+          .init(L("Total"), .length(PriceColumn.width(rows, column: 3, atLeast: 11)), alignment: .trailing),
         ], rows: rows, state: selection
       ).render(in: body.inset(top: y + 2), into: &buffer)
     }
@@ -301,7 +306,10 @@ final class HotelBookingScreen: Screen {
   /// How amounts are written (the traveller's language).
   let money: MoneyFormat
 
-  init(offer: HotelOffer, model: HotelBookingViewModel, checkout: CheckoutSection, money: MoneyFormat = .english) {
+  init(
+    offer: HotelOffer, model: HotelBookingViewModel, checkout: CheckoutSection,
+    money: MoneyFormat = MoneyFormat(Localization.current)
+  ) {
     self.money = money
     self.offer = offer
     self.model = model
@@ -315,7 +323,7 @@ final class HotelBookingScreen: Screen {
     model.$failure.sink { [weak checkout] failure in checkout?.bookingFailed(failure) }.store(in: &subscriptions)
   }
 
-  var title: String { "Book" }
+  var title: String { L("Book") }
   var changes: AnyPublisher<Void, Never> {
     anyChange([
       model.$isBookEnabled.void, model.$isBooking.void, model.$reservation.void, model.$errorMessage.void,
@@ -340,7 +348,7 @@ final class HotelBookingScreen: Screen {
       ])
     ).render(in: area.row(0), into: &buffer)
     let breakdown = model.breakdown
-    let lines = breakdown.nights.map { ($0.label, $0.amount) } + [("Taxes and fees", breakdown.taxes)]
+    let lines = breakdown.nights.map { ($0.label, $0.amount) } + [(L("Taxes and fees"), breakdown.taxes)]
     let calculator = PriceCalculatorView(lines: lines, total: breakdown.total, money: money)
     let width = min(area.width, 60)
     calculator.render(in: Rect(x: area.x, y: area.y + 2, width: width, height: calculator.height), into: &buffer)
@@ -354,15 +362,15 @@ final class HotelBookingScreen: Screen {
       into: &buffer)
     y += policyRows + 1
     if let reservation = model.reservation {
-      Label("Booked: \(reservation.summary)", style: theme.success).render(in: area.row(y), into: &buffer)
-      Label("Confirmation \(reservation.locator ?? reservation.id) · \(money.string(reservation.total))")
+      Label(L("Booked: \(reservation.summary)"), style: theme.success).render(in: area.row(y), into: &buffer)
+      Label(L("Confirmation \(reservation.locator ?? reservation.id) · \(money.string(reservation.total))"))
         .render(in: area.row(y + 1), into: &buffer)
       if let card = checkout.model.selectedCard {
-        Label("Charged to \(card.displayName)", style: theme.muted).render(in: area.row(y + 2), into: &buffer)
+        Label(L("Charged to \(card.displayName)"), style: theme.muted).render(in: area.row(y + 2), into: &buffer)
       }
       return
     }
-    TextField("Guest name", state: name).labelWidth(12).placeholder("Given Family")
+    TextField(L("Guest name"), state: name).labelWidth(12).placeholder(L("Given Family"))
       .focused(focus == .name).render(in: Rect(x: area.x, y: area.y + y, width: width, height: 1), into: &buffer)
     checkout.render(
       in: Rect(
@@ -370,9 +378,9 @@ final class HotelBookingScreen: Screen {
       focused: focus == .payment, labelWidth: 12, into: &buffer)
     y += 1 + CheckoutView.height
     if model.isBooking {
-      Spinner("Booking…").render(in: area.row(y), into: &buffer)
+      Spinner(L("Booking…")).render(in: area.row(y), into: &buffer)
     } else {
-      Button("Book", focused: model.isBookEnabled).render(in: area.row(y), into: &buffer)
+      Button(L("Book"), focused: model.isBookEnabled).render(in: area.row(y), into: &buffer)
     }
     if let message = model.validationMessage ?? (model.failure == nil ? model.errorMessage : failureText) {
       Paragraph(message, style: theme.error).render(

@@ -24,7 +24,7 @@ public enum HotelScreens {
     client: HotelClient, session: AccountSession? = nil, scheduler: AnySchedulerOf<DispatchQueue>,
     backgroundScheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.global(qos: .userInitiated)
       .eraseToAnyScheduler(),
-    today: TravelToday, money: MoneyFormat = .english
+    today: TravelToday, money: MoneyFormat = MoneyFormat(Localization.current)
   ) -> some Screen {
     HotelSearchScreen(
       environment: HotelScreenEnvironment(
@@ -43,7 +43,7 @@ struct HotelScreenEnvironment {
   var backgroundScheduler: AnySchedulerOf<DispatchQueue>
   var today: TravelToday
   /// How amounts are written (the traveller's language).
-  var money: MoneyFormat = .english
+  var money: MoneyFormat = MoneyFormat(Localization.current)
 }
 
 /// Void publishers of a screen's view-model outputs, merged for ``Screen/changes``.
@@ -75,7 +75,7 @@ extension Published.Publisher {
 final class HotelSearchScreen: Screen {
   enum Focus: CaseIterable { case place, dates, guests, rooms, search }
 
-  let title = "Hotels"
+  let title = L("Hotels")
   let form: HotelSearchFormViewModel
   let autocomplete: PlaceAutocompleteViewModel
   private let environment: HotelScreenEnvironment
@@ -133,22 +133,23 @@ final class HotelSearchScreen: Screen {
   /// The line under the form, for the focused part: what is wrong with it (a problem: `true`),
   /// else how to fill it in; on Search, the first thing to fix in the form.
   var hintLine: (String, Bool) {
-    if searchRequested { return ("Searching as soon as the place suggestions arrive…", false) }
+    if searchRequested { return (L("Searching as soon as the place suggestions arrive…"), false) }
     switch focus {
     case .place:
-      return ("A city or an airport (Paris, CDG), or lat,lon (48.85,2.35).", false)
+      return (L("A city or an airport (Paris, CDG), or lat,lon (48.85,2.35)."), false)
     case .dates:
       // Nothing chosen yet: how; a day chosen: the rest or what is wrong.
       if calendar.start != nil, let problem = form.problems[.dates] { return (problem, true) }
       return (
-        "In the calendar: Enter on the check-in day, then on the check-out day (at most "
-          + "\(HotelSearchRequest.maxNights) nights).", false
+        L(
+          "In the calendar: Enter on the check-in day, then on the check-out day (at most "
+            + "\(HotelSearchRequest.maxNights) nights)."), false
       )
     case .guests, .rooms:
       if let problem = form.problems[.guests] { return (problem, true) }
-      return ("← → or - + change it: at most 4 guests a room, \(HotelSearchRequest.maxRooms) rooms.", false)
+      return (L("← → or - + change it: at most 4 guests a room, \(HotelSearchRequest.maxRooms) rooms."), false)
     case .search:
-      return form.validationMessage.map { ($0, true) } ?? ("Enter searches.", false)
+      return form.validationMessage.map { ($0, true) } ?? (L("Enter searches."), false)
     }
   }
 
@@ -156,19 +157,19 @@ final class HotelSearchScreen: Screen {
     let theme = buffer.theme
     let columns = area.columns([.fill, .length(28)], spacing: 2)
     let left = columns[0]
-    Label("Find a hotel", style: theme.accent).render(in: left.row(0), into: &buffer)
+    Label(L("Find a hotel"), style: theme.accent).render(in: left.row(0), into: &buffer)
     let stay = calendar.range
     let start = calendar.start
-    Label(Line([Span("Check-in   "), Span(start.map { "\($0)" } ?? "—", style: style(.dates, theme))]))
+    Label(Line([Span(L("Check-in   ")), Span(start.map { "\($0)" } ?? "—", style: style(.dates, theme))]))
       .render(in: left.row(4), into: &buffer)
     let nights = form.nights.map { "  (\($0) night\($0 == 1 ? "" : "s"))" } ?? ""
     Label(
-      Line([Span("Check-out  "), Span(stay.map { "\($0.end)" } ?? "—", style: style(.dates, theme)), Span(nights)])
+      Line([Span(L("Check-out  ")), Span(stay.map { "\($0.end)" } ?? "—", style: style(.dates, theme)), Span(nights)])
     )
     .render(in: left.row(5), into: &buffer)
-    Label(Line([Span("Guests     "), Span("‹ \(guests) ›", style: style(.guests, theme))]))
+    Label(Line([Span(L("Guests     ")), Span("‹ \(guests) ›", style: style(.guests, theme))]))
       .render(in: left.row(7), into: &buffer)
-    Label(Line([Span("Rooms      "), Span("‹ \(rooms) ›", style: style(.rooms, theme))]))
+    Label(Line([Span(L("Rooms      ")), Span("‹ \(rooms) ›", style: style(.rooms, theme))]))
       .render(in: left.row(8), into: &buffer)
     Button("Search", focused: focus == .search).render(in: left.row(10), into: &buffer)
     let (message, isProblem) = hintLine
@@ -177,9 +178,11 @@ final class HotelSearchScreen: Screen {
     CalendarPicker(state: calendar, focused: focus == .dates).render(
       in: Rect(x: columns[1].x, y: area.y, width: columns[1].width, height: min(10, area.height)), into: &buffer)
     // The place field last: its suggestions drop down over the form.
-    AutocompleteField("Place", state: place, suggestions: suggestions).labelWidth(11).placeholder("City or airport")
-      .loadingText("Looking up places…").focused(isEditingText)
-      .render(in: left.inset(top: 2), into: &buffer)
+    AutocompleteField(L("Place"), state: place, suggestions: suggestions).labelWidth(11).placeholder(
+      L("City or airport")
+    )
+    .loadingText(L("Looking up places…")).focused(isEditingText)
+    .render(in: left.inset(top: 2), into: &buffer)
   }
 
   /// The place suggestions as the field shows them.
