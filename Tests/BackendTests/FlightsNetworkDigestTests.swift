@@ -51,7 +51,9 @@ import Testing
     // 15,515,002,533,004,064,121).
     #expect(network.patterns.count == 68_208)
     #expect(network.patternCodeshares.count == 11_266)
-    #expect(digest.value == 573_091_097_621_999_661)
+    // And the closed airports' routes flown from their successors (airport_changes.csv: TXL → BER,
+    // NAY → PKX, ULN → UBN; was 573,091,097,621,999,661 with the same pattern count).
+    #expect(digest.value == 837_169_118_889_179_673)
   }
 
   @Test func everyFlightNumber_findsItsPattern() {
