@@ -73,8 +73,11 @@ targets += library(
 // The embedded "remote systems": storage, accounts, payments, inventory, search engines.
 targets += library(
   "Backend", ["Common", "Reactive", "CSQLite", "CLibPQ", "COpenSSL"],
-  testDependencies: ["CommonTesting", "Common", "Reactive"]
+  testDependencies: ["BackendTesting", "CommonTesting", "Common", "Reactive"]
 )
+// The store's test support shared by BackendTests and ServerTests: a PostgreSQL schema per test
+// (PostgresTestSchema, on Scripts/with-postgres's cluster) and the two drivers to test over.
+targets.append(.target(name: "BackendTesting", dependencies: ["Backend"], swiftSettings: settings))
 // HTTP/1.1 + WebSocket server and WebSocket client over libwebsockets (one service thread);
 // OpenSSL's PEM readers check the TLS files before libwebsockets is given them.
 targets += library("Transport", ["CLibWebSockets", "COpenSSL", "Reactive"], testDependencies: ["Reactive"])
@@ -83,7 +86,7 @@ targets += library("ReactiveNetworking", ["Reactive"], testDependencies: ["React
 // The backend on the network: HTTP routes (/v1), the live channel (/v1/stream), over Backend.
 targets += library(
   "Server", ["Backend", "Common", "Reactive", "Transport"],
-  testDependencies: ["Backend", "CommonTesting", "Common", "Reactive", "Transport"])
+  testDependencies: ["Backend", "BackendTesting", "CommonTesting", "Common", "Reactive", "Transport"])
 // Common's service protocols over HTTP and WebSocket: the clients of Server (never imports Backend or Server).
 targets += library(
   "Remote", ["Common", "Reactive", "ReactiveNetworking", "Transport"],

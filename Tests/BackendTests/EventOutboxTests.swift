@@ -1,3 +1,4 @@
+import BackendTesting
 import Common
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import BackendTesting
 import CommonTesting
 import Foundation
 import Testing

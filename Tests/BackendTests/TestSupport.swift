@@ -1,3 +1,4 @@
+import BackendTesting
 import CommonTesting
 import Foundation
 import Synchronization
@@ -91,74 +92,6 @@ func errorCode(_ body: () throws -> Void) -> String? {
 /// this process (``OfferSigner/processLocal``, what engines built without a data directory use).
 func signedFlightOffer(_ payload: String) throws -> FlightOfferID {
   try FlightOfferID(parsing: payload + "." + (try OfferSigner.processLocal.signature(of: payload)))
-}
-
-/// The two drivers of the store, for tests parameterised over both.
-enum StoreDriver: String, CaseIterable, Sendable, CustomStringConvertible {
-  case sqlite, postgres
-  var description: String { rawValue }
-}
-
-/// A schema of its own, for one test, in the PostgreSQL database of `TRAVEL_TEST_DATABASE_URL`
-/// (set by `Scripts/test`, which starts a throwaway cluster): ``configuration`` connects with
-/// `search_path` set to it. Dropped (with everything in it) when released.
-///
-/// Without `TRAVEL_TEST_DATABASE_URL` it throws, so the PostgreSQL half of a test fails loudly: it
-/// never skips.
-final class PostgresTestSchema: Sendable {
-  let configuration: PostgresConfiguration
-  let name: String
-  private let adminURL: String
-
-  struct Missing: Error, CustomStringConvertible {
-    var description: String {
-      "TRAVEL_TEST_DATABASE_URL is not set: the PostgreSQL tests need a database. Run them with "
-        + "`Scripts/test Backend` (it starts a throwaway PostgreSQL cluster and sets the variable), or set it to a "
-        + "database you may create schemas in"
-    }
-  }
-
-  /// `TRAVEL_TEST_DATABASE_URL`, or ``Missing``.
-  static func url() throws -> String {
-    guard let url = ProcessInfo.processInfo.environment["TRAVEL_TEST_DATABASE_URL"], !url.isEmpty else {
-      throw Missing()
-    }
-    return url
-  }
-
-  /// `url` with extra query parameters (percent-encoded as libpq expects).
-  static func url(_ url: String, adding items: [String: String]) -> String {
-    var components = URLComponents(string: url)!
-    var query = components.percentEncodedQuery.map { [$0] } ?? []
-    for (key, value) in items.sorted(by: { $0.key < $1.key }) {
-      let encoded = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
-      query.append("\(key)=\(encoded)")
-    }
-    components.percentEncodedQuery = query.joined(separator: "&")
-    return components.string!
-  }
-
-  init(settings: [String: String] = [:]) throws {
-    adminURL = try Self.url()
-    name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-    let admin = try Database(postgres: PostgresConfiguration(url: adminURL))
-    defer { admin.close() }
-    try admin.execute("CREATE SCHEMA \(name)")
-    configuration = try PostgresConfiguration(
-      url: Self.url(
-        adminURL,
-        adding: settings.merging(["options": "-c search_path=\(name)", "application_name": name]) { $1 }))
-  }
-
-  /// A connection to the database with administrator rights (to end other sessions, …).
-  func admin() throws -> Database { try Database(postgres: PostgresConfiguration(url: adminURL)) }
-
-  deinit {
-    if let admin = try? Database(postgres: PostgresConfiguration(url: adminURL)) {
-      try? admin.execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
-      admin.close()
-    }
-  }
 }
 
 /// A store with `migrations` on `driver`: a SQLite file in a temporary directory, or a PostgreSQL

@@ -1,4 +1,5 @@
 import Backend
+import BackendTesting
 import Common
 import CommonTesting
 import Foundation
@@ -18,20 +19,25 @@ struct ChatServerTests {
   init() throws { fixture = try ServerFixture() }
 
   /// An agent added on the server's store, signed in over HTTP; returns the token.
-  func agent(_ email: String = "grace@agency.example") async throws -> String {
-    try BackendServices(
-      dataDirectory: fixture.directory.url, environment: BackendEnvironment(passwordParameters: .fastForTests)
-    ).agents.add(email: email, name: "Grace Hopper", password: "agent password 1")
+  func agent(_ email: String = "grace@agency.example", on fixture: ServerFixture) async throws -> String {
+    let services = try BackendServices(
+      dataDirectory: fixture.directory.url, database: fixture.database,
+      environment: BackendEnvironment(passwordParameters: .fastForTests))
+    defer { services.database.close() }
+    try services.agents.add(email: email, name: "Grace Hopper", password: "agent password 1")
     let signIn = try await fixture.call(
       "POST", "/v1/agent/sessions", body: API.SignIn(email: email, password: "agent password 1"))
     #expect(signIn.status == 201)
     return try #require(signIn.json["session"]?["token"]?.stringValue)
   }
 
-  @Test func everyChatRouteWithAnotherUsersAndAnAgentsToken() async throws {
+  @Test(arguments: StoreDriver.allCases) func everyChatRouteWithAnotherUsersAndAnAgentsToken(store: StoreDriver)
+    async throws
+  {
+    let fixture = try store == .sqlite ? self.fixture : ServerFixture(store: .postgres)
     let ada = try await fixture.traveller("ada@example.com")
     let bob = try await fixture.traveller("bob@example.com", first: "Bob", last: "Builder")
-    let grace = try await agent()
+    let grace = try await agent(on: fixture)
     let sent = try await fixture.call("POST", "/v1/chat/messages", token: ada, body: API.NewChatMessage(text: "Hello"))
     #expect(sent.status == 201)
     let id = try #require(sent.json["message"]?["conversationId"]?.integerValue)
@@ -113,12 +119,15 @@ struct ChatServerTests {
     #expect(document.json["components"]?["schemas"]?["ChatMessage"] != nil)
   }
 
-  @Test func streamTopicsPerConversationAndTheQueue_withResume() async throws {
+  @Test(arguments: StoreDriver.allCases) func streamTopicsPerConversationAndTheQueue_withResume(store: StoreDriver)
+    async throws
+  {
+    let fixture = try store == .sqlite ? self.fixture : ServerFixture(store: .postgres)
     let client = try WebSocketClient()
     defer { client.shutdown() }
     let ada = try await fixture.traveller("ada2@example.com")
     let bob = try await fixture.traveller("bob2@example.com", first: "Bob", last: "Builder")
-    let grace = try await agent("grace2@agency.example")
+    let grace = try await agent("grace2@agency.example", on: fixture)
     let first = try await fixture.call("POST", "/v1/chat/messages", token: ada, body: API.NewChatMessage(text: "One"))
     let id = try #require(first.json["message"]?["conversationId"]?.integerValue)
 

@@ -1,4 +1,5 @@
 import Backend
+import BackendTesting
 import Common
 import CommonTesting
 import Foundation
@@ -14,6 +15,9 @@ import Testing
 struct OpenAPIConformanceTests {
   /// With live flight status (LH 400 and LH 402 FRA → JFK on 2026-12-20, ``FlightStatusStreamTests/service()``).
   static let shared = Result { try ServerFixture(flightStatus: FlightStatusStreamTests.service()) }
+  static let sharedOnPostgres = Result {
+    try ServerFixture(flightStatus: FlightStatusStreamTests.service(), store: .postgres)
+  }
   let fixture: ServerFixture
 
   init() throws { fixture = try Self.shared.get() }
@@ -78,7 +82,9 @@ struct OpenAPIConformanceTests {
     }
   }
 
-  @Test func everyOperationAnswersAsDocumented() async throws {
+  /// On both stores (the routes' answers come from the store).
+  @Test(arguments: StoreDriver.allCases) func everyOperationAnswersAsDocumented(store: StoreDriver) async throws {
+    let fixture = try (store == .sqlite ? Self.shared : Self.sharedOnPostgres).get()
     let served = try await fixture.call("GET", "/v1/openapi.json")
     #expect(served.status == 200)
     let check = Conformance(document: served.json, fixture: fixture)
@@ -270,9 +276,11 @@ struct OpenAPIConformanceTests {
     #expect(sent.status == 201)
     try await check.call("POST", "/v1/chat/messages", token: token, body: API.NewChatMessage(text: ""))
     let conversation = try #require(sent.json["message"]?["conversationId"]?.integerValue)
-    try BackendServices(
-      dataDirectory: fixture.directory.url, environment: BackendEnvironment(passwordParameters: .fastForTests)
-    ).agents.add(email: "grace@agency.example", name: "Grace Hopper", password: "agent password 1")
+    let services = try BackendServices(
+      dataDirectory: fixture.directory.url, database: fixture.database,
+      environment: BackendEnvironment(passwordParameters: .fastForTests))
+    defer { services.database.close() }
+    try services.agents.add(email: "grace@agency.example", name: "Grace Hopper", password: "agent password 1")
     try await check.call(
       "POST", "/v1/agent/sessions", body: API.SignIn(email: "grace@agency.example", password: "not the password"))
     let agentSignIn = try await check.call(

@@ -1,26 +1,35 @@
+import BackendTesting
 import Common
 import Foundation
 import Testing
 
 @testable import Server
 
-/// Route-by-route security and the error contract, against a real server over HTTP.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+/// Route-by-route security and the error contract, against a real server over HTTP; the tests
+/// that reach the store run on SQLite and on PostgreSQL.
+@Suite(.serialized, .timeLimit(.minutes(3)))
 struct ServerAPITests {
-  /// One server for the suite (its tests run one at a time and use their own accounts).
+  /// One server per store for the suite (its tests run one at a time and use their own accounts).
   static let shared = Result { try ServerFixture() }
+  static let sharedOnPostgres = Result { try ServerFixture(store: .postgres) }
   let fixture: ServerFixture
 
   init() throws { fixture = try Self.shared.get() }
 
-  @Test func healthAndReadiness() async throws {
+  static func fixture(_ store: StoreDriver) throws -> ServerFixture {
+    try (store == .sqlite ? shared : sharedOnPostgres).get()
+  }
+
+  @Test(arguments: StoreDriver.allCases) func healthAndReadiness(store: StoreDriver) async throws {
+    let fixture = try Self.fixture(store)
     #expect(try await fixture.call("GET", "/healthz").status == 200)
     let ready = try await fixture.call("GET", "/readyz")
     #expect(ready.status == 200)
     #expect(ready.json["status"]?.stringValue == "ready")
   }
 
-  @Test func signInGivesATokenAndWhoamiReadsIt() async throws {
+  @Test(arguments: StoreDriver.allCases) func signInGivesATokenAndWhoamiReadsIt(store: StoreDriver) async throws {
+    let fixture = try Self.fixture(store)
     let token = try await fixture.traveller("ada@example.com")
     let whoami = try await fixture.call("GET", "/v1/session", token: token)
     #expect(whoami.status == 200)
@@ -30,7 +39,10 @@ struct ServerAPITests {
     #expect(try await fixture.call("GET", "/v1/profile", token: token).status == 401)
   }
 
-  @Test func noWrongOrExpiredTokenIs401OnEveryAuthenticatedRoute() async throws {
+  @Test(arguments: StoreDriver.allCases) func noWrongOrExpiredTokenIs401OnEveryAuthenticatedRoute(store: StoreDriver)
+    async throws
+  {
+    let fixture = try Self.fixture(store)
     let token = try await fixture.traveller("expiry@example.com")
     let routes: [(String, String)] = [
       ("GET", "/v1/session"), ("GET", "/v1/profile"), ("PUT", "/v1/profile"), ("GET", "/v1/preferences"),
@@ -66,7 +78,8 @@ struct ServerAPITests {
   }
 
   /// Bob books with the id of Ada's card: refused as not found, and nothing is charged or booked.
-  @Test func anotherTravellersCardIsNeverCharged() async throws {
+  @Test(arguments: StoreDriver.allCases) func anotherTravellersCardIsNeverCharged(store: StoreDriver) async throws {
+    let fixture = try Self.fixture(store)
     let ada = try await fixture.traveller("card-a@example.com")
     let bob = try await fixture.traveller("card-b@example.com", first: "Bob", last: "Babbage")
     let adaCard = try await fixture.addCard(ada)
@@ -112,7 +125,8 @@ struct ServerAPITests {
       try await fixture.call("GET", "/v1/profile", token: token).json["profile"]?["firstName"]?.stringValue == "Ada")
   }
 
-  @Test func oneTravellerNeverReadsOrChangesAnothers() async throws {
+  @Test(arguments: StoreDriver.allCases) func oneTravellerNeverReadsOrChangesAnothers(store: StoreDriver) async throws {
+    let fixture = try Self.fixture(store)
     let ada = try await fixture.traveller("a@example.com")
     let bob = try await fixture.traveller("b@example.com", first: "Bob", last: "Babbage")
     let adaCard = try await fixture.addCard(ada)
@@ -143,7 +157,10 @@ struct ServerAPITests {
     #expect(try await fixture.call("GET", "/v1/cards", token: ada).json["cards"]?.arrayValue?.count == 1)
   }
 
-  @Test func idempotencyKeyReplaysTheFirstBookingAndRefusesAnotherRequest() async throws {
+  @Test(arguments: StoreDriver.allCases) func idempotencyKeyReplaysTheFirstBookingAndRefusesAnotherRequest(
+    store: StoreDriver
+  ) async throws {
+    let fixture = try Self.fixture(store)
     let token = try await fixture.traveller("idem@example.com")
     _ = try await fixture.addCard(token)
     let first = try await fixture.bookFlight(token, key: "trip-1")
@@ -207,7 +224,8 @@ struct ServerAPITests {
     #expect(plain.statusLine == "HTTP/1.1 426 Upgrade Required")
   }
 
-  @Test func errorsCarryTheirStatus() async throws {
+  @Test(arguments: StoreDriver.allCases) func errorsCarryTheirStatus(store: StoreDriver) async throws {
+    let fixture = try Self.fixture(store)
     let token = try await fixture.traveller("errors@example.com")
     let invalid = try await fixture.call(
       "POST", "/v1/flights/search",
@@ -252,8 +270,8 @@ struct ServerAPITests {
 
 @Suite(.timeLimit(.minutes(1)))
 struct SignInRateLimitTests {
-  @Test func signInStormIs429() async throws {
-    let fixture = try ServerFixture(signInsPerAddress: 6, signInsPerEmail: 5)
+  @Test(arguments: StoreDriver.allCases) func signInStormIs429(store: StoreDriver) async throws {
+    let fixture = try ServerFixture(signInsPerAddress: 6, signInsPerEmail: 5, store: store)
     var statuses: [Int] = []
     for _ in 0..<7 {
       statuses.append(

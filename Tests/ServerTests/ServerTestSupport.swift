@@ -1,4 +1,5 @@
 import Backend
+import BackendTesting
 import Common
 import CommonTesting
 import Foundation
@@ -31,14 +32,30 @@ final class ServerFixture: @unchecked Sendable {
   let clock = TestClock()
   let log = LogLines()
   let server: TravelServer
+  /// The store's database (`.sqlite`: the data directory's file).
+  let database: DatabaseLocation
+  /// The schema of a fixture made with `store: .postgres` (dropped after the server stops).
+  let schema: PostgresTestSchema?
 
   /// - Parameters:
   ///   - dataDirectory: the data directory (keys; the SQLite store) instead of a fresh one.
-  ///   - database: the store's database (a PostgreSQL schema: ``PostgresTestSchema``).
+  ///   - database: the store's database (a PostgreSQL schema shared with other fixtures:
+  ///     ``PostgresTestSchema``).
+  ///   - store: `.postgres` puts the store in a schema of its own on `TRAVEL_TEST_DATABASE_URL`
+  ///     (when `database` is `.sqlite`).
   init(
     signInsPerAddress: Int = 1000, signInsPerEmail: Int = 1000, flightStatus: (any FlightStatusService)? = nil,
-    dataDirectory: URL? = nil, database: DatabaseLocation = .sqlite, feedPollInterval: TimeInterval? = nil
+    dataDirectory: URL? = nil, database: DatabaseLocation = .sqlite, store: StoreDriver = .sqlite,
+    feedPollInterval: TimeInterval? = nil
   ) throws {
+    if store == .postgres && database == .sqlite {
+      let schema = try PostgresTestSchema()
+      self.schema = schema
+      self.database = schema.location
+    } else {
+      schema = nil
+      self.database = database
+    }
     let clock = clock
     let log = log
     var transport = HTTPServer.Configuration()
@@ -49,7 +66,7 @@ final class ServerFixture: @unchecked Sendable {
         now: { clock.now() }, sleep: { _ in }, passwordParameters: .fastForTests),
       accessLog: { log.append($0) }, signInsPerAddress: signInsPerAddress, signInsPerEmail: signInsPerEmail,
       feedPollInterval: feedPollInterval, transport: transport, flightStatus: flightStatus)
-    configuration.database = database
+    configuration.database = self.database
     server = try TravelServer(configuration: configuration)
   }
 
@@ -182,45 +199,4 @@ enum HTTPTestClient {
 
 extension JSONValue {
   subscript(index: Int) -> JSONValue? { arrayValue.flatMap { $0.indices.contains(index) ? $0[index] : nil } }
-}
-
-/// A schema of its own, for one test, in the PostgreSQL database of `TRAVEL_TEST_DATABASE_URL`
-/// (set by `Scripts/test`, which starts a throwaway cluster for this target): ``location``
-/// connects with `search_path` set to it. Dropped (with everything in it) when released. Without
-/// the variable it throws, so a PostgreSQL test fails loudly: it never skips.
-final class PostgresTestSchema: Sendable {
-  let location: DatabaseLocation
-  let name: String
-  private let adminURL: String
-
-  struct Missing: Error, CustomStringConvertible {
-    var description: String {
-      "TRAVEL_TEST_DATABASE_URL is not set: the PostgreSQL tests need a database. Run them with "
-        + "`Scripts/test Server` (it starts a throwaway PostgreSQL cluster and sets the variable)"
-    }
-  }
-
-  init() throws {
-    guard let url = ProcessInfo.processInfo.environment["TRAVEL_TEST_DATABASE_URL"], !url.isEmpty else {
-      throw Missing()
-    }
-    adminURL = url
-    name = "s_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
-    let admin = try Database(postgres: PostgresConfiguration(url: url))
-    defer { admin.close() }
-    try admin.execute("CREATE SCHEMA \(name)")
-    var components = URLComponents(string: url)!
-    let options = "-c search_path=\(name)".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-    var query = components.percentEncodedQuery.map { [$0] } ?? []
-    query.append("options=\(options)")
-    components.percentEncodedQuery = query.joined(separator: "&")
-    location = try DatabaseLocation.parse(components.string!)
-  }
-
-  deinit {
-    if let admin = try? Database(postgres: PostgresConfiguration(url: adminURL)) {
-      try? admin.execute("DROP SCHEMA IF EXISTS \(name) CASCADE")
-      admin.close()
-    }
-  }
 }

@@ -1,4 +1,5 @@
 import Backend
+import BackendTesting
 import Common
 import CommonTesting
 import Foundation

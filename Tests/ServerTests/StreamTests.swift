@@ -1,3 +1,4 @@
+import BackendTesting
 import Common
 import Foundation
 import Reactive
@@ -49,14 +50,20 @@ struct StreamTests {
   let fixture: ServerFixture
   let client: WebSocketClient
 
-  /// One server and one WebSocket client for the suite.
+  /// One server and one WebSocket client for the suite, and a server on PostgreSQL.
   static let shared = Result { (try ServerFixture(), try WebSocketClient()) }
+  static let onPostgres = Result { try ServerFixture(store: .postgres) }
 
   init() throws {
     (fixture, client) = try Self.shared.get()
   }
 
-  @Test func subscribingNeedsAuthentication() async throws {
+  func fixture(on store: StoreDriver) throws -> ServerFixture {
+    store == .sqlite ? fixture : try Self.onPostgres.get()
+  }
+
+  @Test(arguments: StoreDriver.allCases) func subscribingNeedsAuthentication(store: StoreDriver) async throws {
+    let fixture = try self.fixture(on: store)
     let probe = StreamProbe(client: client, base: fixture.base)
     probe.send(StreamMessage(type: "subscribe", topic: "trips"))
     #expect(probe.wait { $0.contains { $0.type == "error" && $0.code == "not_signed_in" } })
@@ -66,7 +73,10 @@ struct StreamTests {
     #expect(probe.wait { _ in probe.closed == StreamMessage.unauthorizedCloseCode })
   }
 
-  @Test func aBookingFromElsewhereArrivesWithinASecondAndResumeLosesNothing() async throws {
+  @Test(arguments: StoreDriver.allCases) func aBookingFromElsewhereArrivesWithinASecondAndResumeLosesNothing(
+    store: StoreDriver
+  ) async throws {
+    let fixture = try self.fixture(on: store)
     let token = try await fixture.traveller("live@example.com")
     _ = try await fixture.addCard(token)
     let probe = StreamProbe(client: client, base: fixture.base)
@@ -107,7 +117,8 @@ struct StreamTests {
     #expect(resumed.events.map(\.sequence) == [2, 3, 4])
   }
 
-  @Test func anotherTravellersBookingsNeverArrive() async throws {
+  @Test(arguments: StoreDriver.allCases) func anotherTravellersBookingsNeverArrive(store: StoreDriver) async throws {
+    let fixture = try self.fixture(on: store)
     let ada = try await fixture.traveller("ada.live@example.com")
     let bob = try await fixture.traveller("bob.live@example.com")
     _ = try await fixture.addCard(bob)
