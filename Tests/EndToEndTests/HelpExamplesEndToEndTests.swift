@@ -12,7 +12,9 @@ import Testing
 /// searched, so a printed one never books elsewhere) is replaced by one this directory's own search
 /// printed, of the same kind; and an image to scan (`pass.png`) is not made here — scanning is
 /// `BoardingEndToEndTests`' — so for those the example must get as far as "cannot read" the file.
-@Suite struct HelpExamplesEndToEndTests {
+/// Serialized: one example process at a time, so the other end-to-end suites running beside it
+/// (chat, servers, tmux; 2 cores) keep within their own time limits.
+@Suite(.serialized) struct HelpExamplesEndToEndTests {
   static let products = ["travel", "booking", "hotel", "car-rental", "account", "travel-agent", "travel-server"]
   /// The feature executables whose commands `travel` also offers under a group (`travel flights
   /// search` is `booking search`).
